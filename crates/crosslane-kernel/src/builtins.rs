@@ -69,6 +69,13 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         // A compiler-only scheduling barrier within the wavefront: no instruction, no
         // effect on values (clang's AMDGPU builtins, `__builtin_amdgcn_wave_barrier`).
         | "__builtin_amdgcn_wave_barrier"
+        // Scheduling hints to the compiler's instruction scheduler (clang's AMDGPU builtins:
+        // `sched_barrier(mask)` says which instructions may cross it, `sched_group_barrier(mask,
+        // size, sync_id)` orders groups, `iglp_opt(n)` picks a strategy): they emit no
+        // instruction and change no value; the order they shape is not one a value shows.
+        | "__builtin_amdgcn_sched_barrier"
+        | "__builtin_amdgcn_sched_group_barrier"
+        | "__builtin_amdgcn_iglp_opt"
         | "__builtin_mxc_nop"
         | "__builtin_mxc_arrive"
         | "__builtin_mxc_arrive_gvmcnt"

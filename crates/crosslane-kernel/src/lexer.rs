@@ -235,6 +235,10 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                 advance(2, &mut i, &mut line, &mut col);
             }
             let mut is_float = false;
+            // After a hexadecimal literal's `p` exponent only decimal digits follow
+            // ([lex.fcon]: the exponent is a decimal digit-sequence), so the `f` of
+            // `0x1.8p1f` is its suffix.
+            let mut seen_exp = false;
             loop {
                 let d = at(i);
                 let exp = if hex {
@@ -242,13 +246,17 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                 } else {
                     matches!(d, 'e' | 'E')
                 };
-                if d.is_ascii_hexdigit() && (hex || d.is_ascii_digit()) || d == '\'' {
+                if d.is_ascii_hexdigit() && (hex && !seen_exp || d.is_ascii_digit()) || d == '\'' {
                     advance(1, &mut i, &mut line, &mut col);
                 } else if d == '.' && !bin && at(i + 1) != '.' {
                     is_float = true;
                     advance(1, &mut i, &mut line, &mut col);
-                } else if exp && (at(i + 1).is_ascii_digit() || matches!(at(i + 1), '+' | '-')) {
+                } else if exp
+                    && !seen_exp
+                    && (at(i + 1).is_ascii_digit() || matches!(at(i + 1), '+' | '-'))
+                {
                     is_float = true;
+                    seen_exp = true;
                     advance(2, &mut i, &mut line, &mut col);
                 } else {
                     break;
@@ -270,11 +278,7 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                     return Err(bad());
                 }
                 let value = if hex {
-                    return Err(KernelError::new(
-                        tline,
-                        tcol,
-                        "hexadecimal floating literals are not supported",
-                    ));
+                    hex_float(&body[2..]).ok_or_else(bad)?
                 } else {
                     body.parse::<f64>().map_err(|_| bad())?
                 };
@@ -454,6 +458,38 @@ fn char_code(text: &str) -> u32 {
         return u32::from_str_radix(&rest, 8).unwrap_or(0);
     }
     rest.chars().next().map_or(0, |ch| ch as u32)
+}
+
+/// The value of a hexadecimal floating literal's text after `0x` (`1.8p1` → 3.0): hexadecimal
+/// digits with an optional point, then `p` and a decimal power of two, which C++17 [lex.fcon]/1
+/// makes mandatory. `None` when malformed. The digits are read into a 64-bit integer (rounded
+/// once to a double when they hold more than 53 bits), then scaled by the power of two in two
+/// steps so that neither step leaves the double range early.
+fn hex_float(text: &str) -> Option<f64> {
+    let (mantissa, exp) = text.split_once(['p', 'P'])?;
+    let exp: i64 = exp.parse().ok()?;
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let mut m: u64 = 0;
+    let mut shift: i64 = exp;
+    for (k, d) in int.chars().chain(frac.chars()).enumerate() {
+        let v = u64::from(d.to_digit(16)?);
+        if m >> 60 == 0 {
+            m = (m << 4) | v;
+            if k >= int.len() {
+                shift -= 4;
+            }
+        } else if k < int.len() {
+            // Digits past 64 bits of the integer part scale it; the fraction's are dropped
+            // (below a double's precision at that magnitude).
+            shift += 4;
+        }
+    }
+    let shift = i32::try_from(shift.clamp(-4000, 4000)).ok()?;
+    let half = shift / 2;
+    Some(m as f64 * 2f64.powi(half) * 2f64.powi(shift - half))
 }
 
 #[cfg(test)]

@@ -250,6 +250,19 @@ impl Executor {
                     };
                 }
             }
+            // `v.at(i) += 1` through a `float& at(int)`: a call here yields a value.
+            ExprKind::Call(..) => {
+                let r = bad(
+                    cx,
+                    "a call's result cannot be assigned to here: a function returning a \
+                     reference (`T& at(int i)`) is read as its value only; assign to what it \
+                     refers to (`v.d[i] += …`) or return a pointer (`T* at(int i)`, `*v.at(i) += …`)"
+                        .into(),
+                );
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = r.clone();
+                }
+            }
             _ => {
                 let r = bad(cx, "this expression cannot be assigned to".into());
                 for l in mask.iter().filter(|&l| l < lanes) {

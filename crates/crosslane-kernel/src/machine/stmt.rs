@@ -671,6 +671,14 @@ fn ordering_note(d: Dialect, name: &str, warp_sync: bool) -> (String, &'static s
                 "clang AMDGPU builtins (__builtin_amdgcn_s_sleep); AMD ISA, S_SLEEP",
             )
         }
+        "__builtin_amdgcn_sched_barrier"
+        | "__builtin_amdgcn_sched_group_barrier"
+        | "__builtin_amdgcn_iglp_opt" => {
+            return (
+                format!("`{name}` only guides the compiler's instruction scheduler: it emits no instruction and no value changes"),
+                "clang AMDGPU builtins (__builtin_amdgcn_sched_barrier, sched_group_barrier, iglp_opt)",
+            )
+        }
         _ => {}
     }
     if d == Dialect::Maca || name.starts_with("__builtin_mxc") {

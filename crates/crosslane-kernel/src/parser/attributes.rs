@@ -143,9 +143,11 @@ pub(super) fn refuse_value_attributes(tokens: &[Token]) -> Result<(), KernelErro
                     t.line,
                     t.col,
                     format!(
-                        "`{}` makes a clang vector type, which is not modelled here (dropping it \
-                         would run the vector as one scalar): use HIP's vector types \
-                         (`float4`, `float2`, …) or an array, or load the components one by one",
+                        "`{}` makes a clang vector type, modelled here only as \
+                         `typedef E NAME __attribute__((ext_vector_type(N)));` with E `float`, \
+                         `double`, `int` or `unsigned` and N 1 to 4 (an alias of `float4`, …); \
+                         this one is not (dropping it would run the vector as one scalar): \
+                         write such a typedef, HIP's vector types or an array",
                         word(k).unwrap_or_default()
                     ),
                 ));

@@ -859,6 +859,23 @@ impl Parser<'_> {
                                 .node(ExprKind::Assign(None, Box::new(target), Box::new(v)), span);
                         }
                     }
+                    // clang's `__builtin_nontemporal_load(p)` reads `*p` and
+                    // `__builtin_nontemporal_store(v, p)` writes `*p = v` (clang Language
+                    // Extensions, "Non-temporal load/store builtins"): the hint that the data
+                    // will not be reused soon changes no value.
+                    if w == "__builtin_nontemporal_load" && args.len() == 1 {
+                        if let Some(p) = args.pop() {
+                            return self.node(ExprKind::Deref(Box::new(p)), span);
+                        }
+                    }
+                    if w == "__builtin_nontemporal_store" && args.len() == 2 {
+                        let (p, v) = (args.pop(), args.pop());
+                        if let (Some(p), Some(v)) = (p, v) {
+                            let target = self.node(ExprKind::Deref(Box::new(p)), span)?;
+                            return self
+                                .node(ExprKind::Assign(None, Box::new(target), Box::new(v)), span);
+                        }
+                    }
                     if w.starts_with("__syncthreads") {
                         // A block barrier: a TempStorage may be used again (`cub`).
                         self.cub_pending.clear();
@@ -1150,7 +1167,12 @@ pub(super) fn vector_make(w: &str, v: ValTy) -> Option<String> {
     match (v.scalar, v.lanes) {
         (Scalar::F16, 2) => Some("make_half2".to_string()),
         (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
-        _ => Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v)),
+        // An alias (`typedef float4 floatx4;`, an extended vector typedef) makes the vector
+        // its type names.
+        _ => [w.to_string(), crate::vector_types::cuda_name(v)]
+            .into_iter()
+            .map(|n| format!("make_{n}"))
+            .find(|m| crate::vector_types::constructor(m) == Some(v)),
     }
 }
 

@@ -130,6 +130,28 @@ impl Parser<'_> {
             if matches!(self.peek(0), Tok::Eof) {
                 return self.err("`]` to close the capture list");
             }
+            // C++14's init-capture ([expr.prim.lambda.capture]/6), `[s = e]` or `[&r = x]`,
+            // makes a member from an expression, not from a variable of the enclosing scope.
+            let init = [0, 1].into_iter().find(|&k| {
+                (k == 0 || self.is_punct("&"))
+                    && matches!(self.peek(k), Tok::Ident(_))
+                    && matches!(self.peek(k + 1), Tok::Punct("=" | "(" | "{"))
+            });
+            if let Some(k) = init {
+                let n = match self.peek(k) {
+                    Tok::Ident(n) => n.clone(),
+                    _ => String::new(),
+                };
+                let c = self.span();
+                return Err(KernelError::new(
+                    c.line,
+                    c.col,
+                    format!(
+                        "an init-capture (`[{n} = …]`) is not supported: declare \
+                         `auto {n} = …;` before the lambda and capture it by name (`[{n}]`)"
+                    ),
+                ));
+            }
             if self.is_punct("=") {
                 self.bump();
                 default = Some(false);

@@ -42,6 +42,7 @@ mod cg_lower;
 mod cg_match;
 mod cg_scan;
 mod cg_vec;
+mod ext_vector;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
@@ -235,6 +236,7 @@ pub fn parse_preprocessed(
     let tokens = scopes::flatten_scopes(pre.tokens, &clashing, &mut macro_diags);
     // A use of `fragment.x[i]` that may show the unspecified element mapping.
     macro_diags.extend(crate::wmma_lint::mapping_warnings(&tokens));
+    let tokens = ext_vector::ext_vector_typedefs(tokens);
     attributes::refuse_value_attributes(&tokens)?;
     let mut struct_aligns = attributes::struct_alignments(&tokens);
     let struct_attrs = packed::packed_structs(&tokens)?;

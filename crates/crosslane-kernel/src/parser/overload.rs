@@ -299,9 +299,25 @@ fn better(a: &Candidate, ca: &[Ics], b: &Candidate, cb: &[Ics]) -> bool {
     }
     if a.template && b.template && a.levels.len() == b.levels.len() && !a.levels.is_empty() {
         let pairs = a.levels.iter().zip(&b.levels);
-        return pairs.clone().all(|(x, y)| x >= y) && pairs.clone().any(|(x, y)| x > y);
+        if pairs.clone().all(|(x, y)| x >= y) && pairs.clone().any(|(x, y)| x > y) {
+            return true;
+        }
     }
-    false
+    a.template && b.template && !a.variadic && b.variadic && at_least_as_specialized(a, b)
+}
+
+/// Whether non-variadic template `a` is at least as specialized as variadic template `b` in
+/// every parameter a call's arguments meet: where `b`'s trailing pack meets them, its bare
+/// pattern (`Rest...`) is the least specialized form. When the two are then at least as
+/// specialized as each other, the one without a trailing pack is more specialized (C++17
+/// [temp.deduct.partial]/11, [temp.func.order]/5): `f(T)` beats `f(T, Rest...)` for one
+/// argument, which is what ends the variadic recursion idiom.
+fn at_least_as_specialized(a: &Candidate, b: &Candidate) -> bool {
+    let fixed = b.levels.len().saturating_sub(1);
+    a.levels
+        .iter()
+        .enumerate()
+        .all(|(i, x)| *x >= b.levels.get(i).copied().filter(|_| i < fixed).unwrap_or(0))
 }
 
 /// The top-level pieces of a parameter list's tokens (from after `(` to before `)`).

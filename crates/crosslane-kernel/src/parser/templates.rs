@@ -1242,8 +1242,12 @@ impl Parser<'_> {
         self.instance_tokens = sub.instance_tokens;
         self.pending.append(&mut sub.pending);
         self.diags.append(&mut sub.diags);
+        // This instance's static constants, and those of the instances its body instantiated
+        // (`G<2>::v` inside `H<3>`): an instantiation is made once and reused wherever it is
+        // named again (C++17 [temp.inst]/1, [temp.spec]/5), so its members must outlive the
+        // parse that made it. Nothing else in a class body is named `A::b`.
         for (k, v) in sub.consts.drain() {
-            if k.starts_with(&format!("{mangled}::")) {
+            if k.contains("::") && !self.consts.contains_key(&k) {
                 self.consts.insert(k, v);
             }
         }

@@ -230,8 +230,20 @@ impl Parser<'_> {
                         "this operator is not supported; write it as a named member function",
                     );
                 }
+                if self.is_punct("&")
+                    && matches!(self.peek(1), Tok::Ident(_))
+                    && matches!(self.peek(2), Tok::Punct("("))
+                {
+                    // `float& at(int i)`: a member function returning a reference.
+                    self.pos = start;
+                    methods.push(start);
+                    self.skip_member_function()?;
+                    break;
+                }
                 if self.is_punct("&") {
-                    return self.unsupported("reference members are not supported");
+                    return self.unsupported(
+                        "reference data members are not supported; hold a pointer (`T* p;`) or                          the value instead",
+                    );
                 }
                 let f_at = self.span();
                 if self.is_punct(":") && !is_static {

@@ -54,6 +54,24 @@ impl Parser<'_> {
             }
             _ => {}
         }
+        if let ExprKind::AddrOf(x) = &e.kind {
+            if let ExprKind::Ident(n) = &x.kind {
+                if let Some(sv) = self.var_struct(n).filter(|sv| sv.kind == SKind::Plain) {
+                    // `f(&a)` with `a` a local struct: its members are separate variables
+                    // here, so no address names them all.
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!(
+                            "`&{n}`: a pointer to the local struct `{n}` (`{}`) is not supported; \
+                             take it by reference (`void f({}& s)`, called as `f({n})`) or pass \
+                             its members",
+                            sv.sname, sv.sname
+                        ),
+                    ));
+                }
+            }
+        }
         let kind = match e.kind {
             ExprKind::Ident(n) => {
                 if let Some(sv) = self.var_struct(&n) {
@@ -74,12 +92,19 @@ impl Parser<'_> {
                         return self.lower_struct(call);
                     }
                     if sv.kind == SKind::Plain {
+                        // What to write instead where the whole struct is the value a lambda
+                        // returns: a lambda's return is one value here.
+                        let hint = if self.lambda.is_some() {
+                            format!("; a lambda returns no struct here: return it from a `__device__` function (`__device__ {} f(…)`)", sv.sname)
+                        } else {
+                            String::new()
+                        };
                         return Err(KernelError::new(
                             span.line,
                             span.col,
                             format!(
                                 "`{n}` is a struct (`{}`) where a value is needed: use one of \
-                                 its members (`{n}.…`)",
+                                 its members (`{n}.…`){hint}",
                                 sv.sname
                             ),
                         ));

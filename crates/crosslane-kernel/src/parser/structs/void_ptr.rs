@@ -426,7 +426,9 @@ impl Parser<'_> {
                     format!(
                         "a cast to `{s}*` needs a `{s}*`, a `void*` parameter that the function \
                          casts to `{s}*` (its buffers are `NAME.member`), or, for a struct of \
-                         one array member (`T data[N]`), a `T*` or a `T` array"
+                         one array member (`T data[N]`), a `T*` or a `T` array (a vector \
+                         pointer such as `float4*` is none of these: take the buffer as \
+                         `const float*` and cast `&x[N * i]`)"
                     ),
                 )),
             },
