@@ -67,21 +67,6 @@ pub(super) const LAUNCH_APIS: &[&str] = &[
     "hipLaunchCooperativeKernel",
 ];
 
-/// What a device pointer holds (`host_mem`): the last write host code made into it before the
-/// point read.
-#[derive(Clone, Debug)]
-pub(super) enum DevWrite {
-    /// Allocated by the call (`cudaMalloc`) at the line; nothing written since.
-    Fresh(String, u32),
-    /// A host-to-device copy (its values are in `HostState::copied`).
-    Copy,
-    /// A memset: the buffer's fill text (typed bytes), and the statement; or why it is not
-    /// read.
-    Memset(Result<(String, String), String>),
-    /// Written by something not read here: what and where.
-    Other(String),
-}
-
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 65_536;
 
@@ -278,7 +263,7 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
     )
 }
 
-pub(super) use super::host_state::{HostState, Prior, PtrVal};
+pub(super) use super::host_state::{DevWrite, HostState, Prior, PtrVal};
 
 impl Parser<'_> {
     /// Parses tokens `from..to` alone as one expression; `None` when they are not one.

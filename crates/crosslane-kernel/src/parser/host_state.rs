@@ -6,9 +6,23 @@
 use std::collections::HashMap;
 
 use super::const_eval::HostVal;
-use super::host::DevWrite;
 #[cfg(doc)]
 use crate::ast::HostLaunch;
+
+/// What a device pointer holds (`host_mem`): the last write host code made into it before the
+/// point read.
+#[derive(Clone, Debug)]
+pub(super) enum DevWrite {
+    /// Allocated by the call (`cudaMalloc`) at the line; nothing written since.
+    Fresh(String, u32),
+    /// A host-to-device copy (its values are in `HostState::copied`).
+    Copy,
+    /// A memset: the buffer's fill text (typed bytes), and the statement; or why it is not
+    /// read.
+    Memset(Result<(String, String), String>),
+    /// Written by something not read here: what and where.
+    Other(String),
+}
 
 /// A host pointer's value (`host_ptr`): the allocation it points into (named as in
 /// [`HostState::mallocs`] and [`HostState::writes`]) and the elements past its start, `None`
