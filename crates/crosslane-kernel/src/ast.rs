@@ -751,6 +751,11 @@ pub struct HostArg {
     /// its own would.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub member_args: Vec<(String, HostArg)>,
+    /// The argument names a parameter of the host function read (an Ascend launcher's
+    /// `GM_ADDR x`, a host helper's `float *d` no call binds): its memory comes from a caller
+    /// not read, so the run's own default for an unset buffer applies, as for a kernel alone.
+    #[serde(skip)]
+    pub from_param: bool,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -448,7 +448,7 @@ pub fn apply_host_launch(
                         "",
                     ));
                 }
-                if !config.args.contains_key(&p.name) {
+                if !config.args.contains_key(&p.name) && !a.from_param {
                     // Host code passes a pointer whose memory it does not follow here (a
                     // pointer from a call, a place not read): what the device holds there is
                     // not known, so undefined cells, said; never the index fill.

@@ -239,10 +239,22 @@ fn pick<'r>(ran: &'r Ran, src: Source, name: &str, dev: &str) -> Option<(&'r Buf
     let kept = ran.bufs.get(&src)?;
     let view = |n: &str| ran.views.get(&(src.0, src.1, n.to_string()));
     let member = |n: &str| n.split_once('.').map_or("", |(_, m)| m).to_string();
-    let by_dev = kept
+    let same_dev = |n: &str| !dev.is_empty() && view(n).is_some_and(|v| v.0 == dev);
+    // The members of one array of structs all view its allocation: the same member first.
+    let by_both = kept
         .iter()
-        .find(|(n, _)| !dev.is_empty() && view(n).is_some_and(|v| v.0 == dev));
-    let (n, b) = by_dev.or_else(|| kept.iter().find(|(n, _)| member(n) == member(name)))?;
+        .find(|(n, _)| same_dev(n) && member(n) == member(name));
+    // A buffer of another name viewing it, when only one does (a struct's pointer member
+    // passed on as a plain pointer); several are the members of an array of structs, which a
+    // plain pointer does not view member by member.
+    let by_dev = || {
+        let mut views = kept.iter().filter(|(n, _)| same_dev(n));
+        let first = views.next();
+        first.filter(|_| views.next().is_none())
+    };
+    let (n, b) = by_both
+        .or_else(by_dev)
+        .or_else(|| kept.iter().find(|(n, _)| member(n) == member(name)))?;
     Some((b, view(n).map_or(0, |v| v.1)))
 }
 

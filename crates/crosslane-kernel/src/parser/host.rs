@@ -1324,6 +1324,12 @@ impl Parser<'_> {
             // `d`, or `d + 16` / `&d[16]`: a view of `d` from that element on; an offset not
             // read leaves the cells undefined, said (never an index fill).
             let pointer = self.launch_pointer(st, a, b);
+            let allocated = |d: &str| st.writes.contains_key(d) || st.mallocs.contains_key(d);
+            arg.from_param = !pointer.as_ref().is_some_and(|(d, _)| allocated(d))
+                && self.toks[a..b]
+                    .iter()
+                    .rev()
+                    .any(|t| matches!(&t.tok, Tok::Ident(n) if st.params.iter().any(|p| p == n)));
             if let Some((d, None)) = &pointer {
                 arg.write_unread = Some(format!(
                     "`{text}` points into `{d}` at an offset that has no constant value here"

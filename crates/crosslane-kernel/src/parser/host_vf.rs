@@ -79,16 +79,18 @@ impl Parser<'_> {
         let mut args = Vec::new();
         let mut forwards = Vec::new();
         for &(x, y) in &parts[1..] {
+            // `(__gm__ half2*)x`, `static_cast<T>(n)`: the launcher parameter named in it.
+            let forward = toks[x..y].iter().rev().find_map(|t| match &t.tok {
+                Tok::Ident(n) => st.params.iter().position(|p| p == n),
+                _ => None,
+            });
             args.push(HostArg {
                 text: text_of(&toks[x..y]),
                 scalar: self.host_value(st, x, y).and_then(HostVal::text),
+                from_param: forward.is_some(),
                 ..HostArg::default()
             });
-            // `(__gm__ half2*)x`, `static_cast<T>(n)`: the launcher parameter named in it.
-            forwards.push(toks[x..y].iter().rev().find_map(|t| match &t.tok {
-                Tok::Ident(n) => st.params.iter().position(|p| p == n),
-                _ => None,
-            }));
+            forwards.push(forward);
         }
         self.launches.push(HostLaunch {
             kernel,

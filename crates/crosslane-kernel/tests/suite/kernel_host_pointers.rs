@@ -282,3 +282,53 @@ int main() {
     assert_eq!(at_launch(&t, "q"), vec![None; 4]);
     assert!(has(&t, Level::Warning, "may write it"));
 }
+
+#[test]
+fn each_member_of_an_array_of_structs_keeps_its_own_cells_across_launches() {
+    let src = "\
+struct S { float a; float b; };
+__global__ void bump(S *s) { int i = threadIdx.x; s[i].b += 1.0f; }
+__global__ void k(const S *s, float *o) { int i = threadIdx.x; o[i] = s[i].a * 1000 + s[i].b; }
+int main() {
+  S h[4]; for (int i = 0; i < 4; ++i) { h[i].a = i; h[i].b = 10 + i; }
+  S *d; float *o;
+  cudaMalloc(&d, sizeof(h)); cudaMalloc(&o, 4 * sizeof(float));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  bump<<<1, 4>>>(d);
+  k<<<1, 4>>>(d, o);
+  return 0;
+}
+";
+    // Both members view the one allocation `d`; each takes its own member's cells from bump:
+    // a = 0 1 2 3 (the host copy, untouched), b = 10+i then +1 = 11 12 13 14;
+    // o = a * 1000 + b = 11, 1012, 2013, 3014.
+    let t = run_entry(src, "k");
+    assert_eq!(
+        floats(&t, "s.a"),
+        vec![Some(0.0), Some(1.0), Some(2.0), Some(3.0)]
+    );
+    assert_eq!(
+        floats(&t, "s.b"),
+        vec![Some(11.0), Some(12.0), Some(13.0), Some(14.0)]
+    );
+    assert_eq!(
+        floats(&t, "o"),
+        vec![Some(11.0), Some(1012.0), Some(2013.0), Some(3014.0)]
+    );
+}
+
+#[test]
+fn a_pointer_parameter_of_the_host_function_read_takes_the_kernels_own_default() {
+    // `launch` is read for its launch, but nothing calls it: `d` comes from a caller not read,
+    // so the run treats `twice`'s buffer as a kernel run alone does (the run's default fill,
+    // cell i = i, as `--buffer d=index`), without claiming host code passed a pointer it lost;
+    // twice doubles each: 0 2 4 6.
+    let src = "\
+__global__ void twice(int *d) { d[threadIdx.x] *= 2; }
+void launch(int *d) { twice<<<1, 4>>>(d); }
+";
+    let t = run_entry(src, "twice");
+    assert!(!has(&t, Level::Warning, "does not follow"));
+    assert_eq!(at_launch(&t, "d"), some(&[0, 1, 2, 3]));
+    assert_eq!(ints(&t, "d"), some(&[0, 2, 4, 6]));
+}
