@@ -14,16 +14,7 @@
 use crate::lexer::{Tok, Token};
 use std::collections::{HashMap, HashSet};
 
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
+use super::scopes::{namespace_name, punct, word};
 
 /// Words followed by a parenthesis that are not a declarator's name.
 const NOT_NAMES: &[&str] = &[
@@ -67,20 +58,7 @@ pub(super) fn namespace_members(toks: &[Token]) -> Vec<(String, String)> {
         let t = &toks[k];
         let scope_depth = open.last().map_or(0, |(d, _)| *d);
         if word(Some(t)) == Some("namespace") && depth == scope_depth {
-            let mut j = k + 1;
-            let mut name = String::new();
-            while let Some(n) = word(toks.get(j)) {
-                if !name.is_empty() {
-                    name.push_str("::");
-                }
-                name.push_str(n);
-                j += 1;
-                if punct(toks.get(j), "::") {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
+            let (name, j) = namespace_name(toks, k + 1);
             if punct(toks.get(j), "{") {
                 depth += 1;
                 open.push((depth, name));

@@ -22,15 +22,37 @@ use crate::KernelDiagnostic;
 use crosslane_core::result::Level;
 use std::collections::{HashMap, HashSet};
 
-fn word(t: Option<&Token>) -> Option<&str> {
+/// The identifier `t` is, if it is one.
+pub(super) fn word(t: Option<&Token>) -> Option<&str> {
     match t.map(|t| &t.tok) {
         Some(Tok::Ident(w)) => Some(w.as_str()),
         _ => None,
     }
 }
 
-fn punct(t: Option<&Token>, p: &str) -> bool {
+/// Whether `t` is the punctuator `p`.
+pub(super) fn punct(t: Option<&Token>, p: &str) -> bool {
     matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
+}
+
+/// The name a namespace definition gives, read from token `j` (just past `namespace`): `a`,
+/// `a::b` for a nested one written at once (C++17 [namespace.def]/2), empty for an anonymous
+/// one; and the index of the token after it (the `{` of a definition).
+pub(super) fn namespace_name(toks: &[Token], mut j: usize) -> (String, usize) {
+    let mut name = String::new();
+    while let Some(n) = word(toks.get(j)) {
+        if !name.is_empty() {
+            name.push_str("::");
+        }
+        name.push_str(n);
+        j += 1;
+        if punct(toks.get(j), "::") {
+            j += 1;
+        } else {
+            break;
+        }
+    }
+    (name, j)
 }
 
 fn at(t: &Token) -> Span {
@@ -126,20 +148,7 @@ pub(super) fn flatten_scopes(
             None
         };
         if let Some(ns) = ns_at {
-            let mut j = ns + 1;
-            let mut name = String::new();
-            while let Some(n) = word(toks.get(j)) {
-                if !name.is_empty() {
-                    name.push_str("::");
-                }
-                name.push_str(n);
-                j += 1;
-                if punct(toks.get(j), "::") {
-                    j += 1;
-                } else {
-                    break;
-                }
-            }
+            let (name, j) = namespace_name(&toks, ns + 1);
             if punct(toks.get(j), "{") {
                 if noted.insert(name.clone()) {
                     let shown = if name.is_empty() {
