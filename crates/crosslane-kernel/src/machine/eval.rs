@@ -493,6 +493,14 @@ impl Executor {
                 };
                 let places = self.place(w, lhs, mask, cx);
                 let mut out = idle();
+                // A warp runs `o[0] += v` as one load of every lane, then one store of every
+                // lane (CUDA C++ Programming Guide, SIMT Architecture: "If a non-atomic
+                // instruction executed by a warp writes to the same location … for more than
+                // one of the threads of the warp, … which thread performs the final write is
+                // undefined"): every lane reads the old value before any lane writes, so lanes
+                // that race on one cell each store their own `old op v` and one of those
+                // survives (`bytes_written`'s warning names which), never a running sum.
+                let mut values = Vec::with_capacity(lanes);
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let Ok(place) = places[l].clone() else {
                         out[l] = places[l].clone().map(|_| KVal::bool(false));
@@ -532,6 +540,9 @@ impl Executor {
                             }
                         }
                     };
+                    values.push((l, place, value));
+                }
+                for (l, place, value) in values {
                     out[l] = self.write_place(w, place, l, value, e.span, cx);
                 }
                 out
@@ -543,11 +554,14 @@ impl Executor {
             } => {
                 let places = self.place(w, target, mask, cx);
                 let mut out = idle();
+                // Every lane loads before any lane stores, as for `op=` above: `o[0]++` in a
+                // whole warp stores `old + 1`, whichever lane's write survives.
+                let mut values = Vec::with_capacity(lanes);
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let Ok(place) = places[l].clone() else {
                         continue;
                     };
-                    let old = self.read_place(w, place, l, target.span, cx);
+                    let old = self.read_place(w, place.clone(), l, target.span, cx);
                     let new = old.clone().and_then(|v| {
                         let op = if *inc { BinOp::Add } else { BinOp::Sub };
                         binary(op, &v, &KVal::int(Scalar::I32, 1)).map_err(|f| {
@@ -555,6 +569,9 @@ impl Executor {
                             Undef::at(e.span, f.message)
                         })
                     });
+                    values.push((l, place, old, new));
+                }
+                for (l, place, old, new) in values {
                     let stored = self.write_place(w, place, l, new, e.span, cx);
                     out[l] = if *prefix { stored } else { old };
                 }

@@ -429,6 +429,8 @@ impl Parser<'_> {
                 need(2)?;
                 let (v, x) = (a(0).unwrap_or_else(|| self.e_int(at, 0)), a(1));
                 let x = x.unwrap_or_else(|| self.e_int(at, 0));
+                // A struct value: shuffled member by member (`structs/shuffle.rs`).
+                let is_struct = self.struct_of(&v).is_some();
                 let r = self.cg_shfl_any(at, v, |p, v| {
                     let width = p.e_int(at, nn);
                     if p.hip {
@@ -438,7 +440,11 @@ impl Parser<'_> {
                         p.e_call(at, &format!("__{f}_sync"), vec![m, v, x.clone(), width])
                     }
                 });
-                return Ok(self.whole_tiles(at, n, r));
+                let r = self.whole_tiles(at, n, r);
+                if is_struct {
+                    return Ok(self.e_call(at, super::structs::STRUCT_SHFL, vec![r]));
+                }
+                return Ok(r);
             }
             "ballot" | "any" | "all" => {
                 need(1)?;

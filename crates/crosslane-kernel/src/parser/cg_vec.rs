@@ -19,7 +19,7 @@ const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Whether evaluating `e` more than once gives the same value and does nothing else: names,
 /// literals, members, subscripts and operators on those (a call or assignment is neither).
-fn repeatable(e: &Expr, depth: u32) -> bool {
+pub(super) fn repeatable(e: &Expr, depth: u32) -> bool {
     if depth > 16 {
         return false;
     }

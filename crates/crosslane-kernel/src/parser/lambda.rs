@@ -11,8 +11,9 @@
 //! Source: ISO C++ [expr.prim.lambda.closure] (the closure type and its `operator()`),
 //! [expr.prim.lambda.capture] (implicit captures `[=]`/`[&]`, explicit ones by copy or by
 //! reference, odr-use). Generic lambdas (`auto` parameters) are closures with a call operator
-//! template ([`super::lambda_generic`]). Not supported, and named: a lambda inside a lambda, a
-//! lambda returning a struct without `-> Type`.
+//! template ([`super::lambda_generic`]). A lambda returning a struct without `-> Type` has it
+//! deduced from its body ([`super::lambda_struct_ret`]). Not supported, and named: a lambda
+//! inside a lambda.
 
 use std::collections::HashMap;
 
@@ -206,6 +207,12 @@ impl Parser<'_> {
         if !self.is_punct("{") {
             return self.err("`{` to start the lambda's body");
         }
+        // No `-> T` and a body returning a struct ([`super::lambda_struct_ret`]).
+        if written_ret.is_none() {
+            if let Some(s) = self.lambda_struct_return(&own) {
+                written_ret = Some((Ty::Void, Some(s)));
+            }
+        }
         self.syn = self.syn.wrapping_add(1);
         // Notes name the closure by it: the position shown is the source's ([`Span::shown`]);
         // the counter keeps two closures from one macro expansion apart.
@@ -307,6 +314,7 @@ impl Parser<'_> {
                 ret: sret.map_or(Ret::Plain, Ret::Struct),
                 ty: ret,
                 inherited: None,
+                by_ref: false,
             },
         );
         self.structs.insert(name.clone(), def);

@@ -96,6 +96,7 @@ mod host_vf;
 mod items;
 mod lambda;
 mod lambda_generic;
+mod lambda_struct_ret;
 mod lib_functors;
 mod lib_helpers;
 mod limits;
@@ -515,6 +516,8 @@ struct Parser<'a> {
     /// The current function's variables and parameters declared const or pointing to const
     /// (`const float* g`, `const float y`), for overload resolution ([`overload`]).
     const_names: HashSet<String>,
+    /// The struct declaration [`Parser::struct_decl`] reads next is written `const`.
+    struct_decl_const: bool,
     /// The parameters of the list [`Parser::params`] read last that are const
     /// ([`Parser::const_names`] of the function's body).
     param_consts: HashSet<String>,
@@ -597,6 +600,9 @@ struct Parser<'a> {
     /// The member operator being parsed returns a reference to its own struct
     /// (`V& operator+=(…)`): its `return *this;` ends the call ([`operators`]).
     ret_this: bool,
+    /// In a member function returning a scalar by reference (`float& at(int i)`): `return e;`
+    /// returns `&e` ([`structs`]'s `Method::by_ref`).
+    ret_addr: bool,
     /// Each struct's member operators other than `()` and `[]`, by struct ([`operators`]).
     member_ops: HashMap<String, Vec<operators::MemberOp>>,
     /// The value type the function being parsed returns (`return {};` value-initializes it).
@@ -708,6 +714,7 @@ impl<'a> Parser<'a> {
             param_bounds: Vec::new(),
             value_refs: HashSet::new(),
             const_names: HashSet::new(),
+            struct_decl_const: false,
             param_consts: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
@@ -743,6 +750,7 @@ impl<'a> Parser<'a> {
             self_struct: None,
             ret_struct: None,
             ret_this: false,
+            ret_addr: false,
             member_ops: HashMap::new(),
             ret_val: None,
             lambda: None,

@@ -248,6 +248,14 @@ impl Parser<'_> {
                         Some(self.expr()?)
                     };
                     self.expect_punct(";")?;
+                    // `return r[i];` of `float& at(int i)`: its address ([`Parser::ret_addr`]).
+                    let e = match e {
+                        Some(x) if self.ret_addr => {
+                            let sp = x.span;
+                            Some(Expr::new(ExprKind::AddrOf(Box::new(x)), sp))
+                        }
+                        e => e,
+                    };
                     if self.ret_this
                         && matches!(&e, Some(Expr { kind: ExprKind::Ident(n), .. }) if n == "this")
                     {
@@ -386,6 +394,7 @@ impl Parser<'_> {
             .iter()
             .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr" || w == "const"));
         if let Some(s) = self.struct_type()? {
+            self.struct_decl_const = is_constexpr;
             return self.struct_decl(storage, s);
         }
         if let Some(s) = self.void_local_struct()? {

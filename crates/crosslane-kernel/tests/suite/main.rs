@@ -25,6 +25,7 @@ mod kernel_cub_load;
 mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_idioms;
+mod kernel_cxx_lib_shapes;
 mod kernel_cxx_semantics;
 mod kernel_cxx_shapes;
 mod kernel_cxx_specs;

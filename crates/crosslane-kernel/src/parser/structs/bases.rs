@@ -210,4 +210,42 @@ impl Parser<'_> {
         let run = leaves.into_iter().skip(start).take(n).collect();
         Ok((owner, run))
     }
+
+    /// The refusal of a base clause (from token `from`) that names the class being defined,
+    /// `name`, as a template argument (`struct Sq : Base<Sq>`, the curiously recurring
+    /// template pattern), when that clause could not be read: the base's member functions
+    /// are made with the base here, before `name` is complete ([class.mem]/6), so the
+    /// `static_cast<D*>(this)->op(x)` they hold names nothing yet. `None` for another clause.
+    pub(super) fn crtp_refusal(&self, name: &str, from: usize) -> Option<KernelError> {
+        let mut depth = 0usize;
+        let mut i = from;
+        // Bounded by the tokens up to the class body's `{`.
+        while let Some(t) = self.toks.get(i) {
+            match &t.tok {
+                Tok::Punct("{") if depth == 0 => break,
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") => depth = depth.saturating_sub(1),
+                Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                Tok::Ident(w) if w == name && depth > 0 => {
+                    let at = self.toks.get(from + 1).unwrap_or(t);
+                    return Some(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "`{name}` derives from a base that takes `{name}` itself as a \
+                             template argument (the curiously recurring template pattern), \
+                             which is not supported: the base's member functions would need \
+                             `{name}` before it is complete. Write the shared member function \
+                             in `{name}` itself, or as a free template taking the object \
+                             (`template <class D> __device__ float run(D& d, float x) {{ \
+                             return d.op(x); }}`, called `run(s, x)`)"
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
 }

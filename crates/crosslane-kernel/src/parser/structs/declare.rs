@@ -113,6 +113,10 @@ impl Parser<'_> {
             self.expect_punct("]")?;
             many = true;
         }
+        if is_const {
+            // `const V& v`: a const receiver for [`super::cv_overload`].
+            self.param_consts.insert(name.clone());
+        }
         let leaves = self.leaves(&s, at)?;
         // By value: a copy, its array members copied when the body starts ([`by_value`]).
         let copied = !many && !reference && !is_const;
@@ -391,6 +395,7 @@ impl Parser<'_> {
     /// A declaration whose type is struct `s` (after the type): each declarator's leaves.
     pub(crate) fn struct_decl(&mut self, storage: Storage, s: String) -> PResult<StmtKind> {
         let mut list = Vec::new();
+        let konst = std::mem::take(&mut self.struct_decl_const);
         loop {
             let mut many = false;
             let mut reference = false;
@@ -408,6 +413,12 @@ impl Parser<'_> {
             }
             let span = self.span();
             let name = self.ident()?;
+            // `const V c{};`, `const V& r = v;`: a const receiver ([`super::cv_overload`]).
+            if konst {
+                self.const_names.insert(name.clone());
+            } else {
+                self.const_names.remove(&name);
+            }
             let array = if self.eat("[") {
                 if self.eat("]") {
                     Some(None)

@@ -49,7 +49,9 @@ impl Parser<'_> {
         }
         // Base classes: their data members, statics and member types ([`super::bases`]).
         let bases = if self.is_punct(":") {
-            self.base_clause()?
+            let from = self.pos;
+            self.base_clause()
+                .map_err(|e| self.crtp_refusal(&name, from).unwrap_or(e))?
         } else {
             Vec::new()
         };
@@ -590,6 +592,11 @@ impl Parser<'_> {
             && self.is_word("operator")
             && !matches!(self.peek(1), Tok::Punct("("))
             && self.operator_id_at(0).is_none();
+        // `float& at(int i)` (a scalar or vector by reference): the device function returns
+        // a pointer to what `return` names, and a call is that pointer dereferenced, so
+        // `acc.at(i) = v;` assigns the member ([dcl.ref]/1, [expr.call]/11: a call of a
+        // function returning an lvalue reference is an lvalue).
+        let mut ref_ret = false;
         let (mut ret, sret) = if is_ctor || is_dtor {
             self.bump();
             (Ty::Void, None)
@@ -624,7 +631,8 @@ impl Parser<'_> {
             }
         } else {
             let base = self.base_type()?;
-            let (t, _) = self.pointers(base)?;
+            let (t, r) = self.pointers(base)?;
+            ref_ret = r && matches!(t, Ty::Val(_));
             (t, None)
         };
         // `RET P::name(…)` defined after the struct.
@@ -656,6 +664,17 @@ impl Parser<'_> {
         } else {
             self.ident()?
         };
+        // Named member functions and `operator()` only: other operators keep their own
+        // lowering ([`super::super::operators`], [`super::subscript`]).
+        let ref_ret = ref_ret
+            && !is_ctor
+            && !is_dtor
+            && !conv
+            && (mname == "operator()" || !mname.starts_with("operator"));
+        let value_ty = ret;
+        if let (true, Ty::Val(v)) = (ref_ret, ret) {
+            ret = Ty::Ptr(v);
+        }
         self.expect_punct("(")?;
         let params = self.params()?;
         let copies = std::mem::take(&mut self.param_copies);
@@ -663,8 +682,11 @@ impl Parser<'_> {
         // The arity a call writes: a struct parameter counts once, not once per leaf.
         let arity =
             params.len() + own.len() - own.iter().map(|(_, sv)| sv.leaves.len()).sum::<usize>();
+        // `int get() const`: a const member function ([`super::cv_overload`]).
+        let mut is_const_fn = false;
         while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "noexcept" | "override" | "__device__" | "__host__"))
         {
+            is_const_fn |= self.is_word("const");
             self.bump();
         }
         if is_auto {
@@ -673,10 +695,13 @@ impl Parser<'_> {
                 is_auto = false;
             }
         }
-        let func = if is_ctor {
-            format!("{sname}::{name}/{}", params.len())
+        let (func, keys) = if is_ctor {
+            (format!("{sname}::{name}/{}", params.len()), Vec::new())
+        } else if is_dtor || conv || mname.starts_with("operator") {
+            (format!("{sname}::{mname}"), vec![mname.clone()])
         } else {
-            format!("{sname}::{mname}")
+            let def = self.structs.get(sname).cloned().unwrap_or_default();
+            super::cv_overload::member_keys(&def, sname, &mname, is_const_fn)
         };
         if is_ctor {
             // Constructors are chosen by their parameter count here, so two of one count that
@@ -708,16 +733,28 @@ impl Parser<'_> {
                     .get(&mname)
                     .is_some_and(|m| m.is_static && m.inherited.is_none());
                 is_static |= was_static;
-                def.methods.insert(
-                    mname.clone(),
-                    Method {
-                        func: func.clone(),
-                        is_static,
-                        ret: sret.clone().map_or(Ret::Plain, Ret::Struct),
-                        ty: ret,
-                        inherited: None,
-                    },
-                );
+                // A base's const overload is hidden with its name ([class.member.lookup]/1).
+                let ckey = super::cv_overload::const_key(&mname);
+                if def
+                    .methods
+                    .get(&ckey)
+                    .is_some_and(|m| m.inherited.is_some())
+                {
+                    def.methods.remove(&ckey);
+                }
+                for k in &keys {
+                    def.methods.insert(
+                        k.clone(),
+                        Method {
+                            func: func.clone(),
+                            is_static,
+                            ret: sret.clone().map_or(Ret::Plain, Ret::Struct),
+                            ty: value_ty,
+                            inherited: None,
+                            by_ref: ref_ret,
+                        },
+                    );
+                }
             }
         }
         if self.eat(";") {
@@ -800,20 +837,30 @@ impl Parser<'_> {
             }
             let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
             let saved_this = std::mem::replace(&mut self.ret_this, returns_self);
+            let saved_addr = std::mem::replace(&mut self.ret_addr, ref_ret);
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
+            // The body's const names: its const parameters, and `this` in a const member
+            // function ([class.this]/1: `*this` is const there), for [`super::cv_overload`].
+            let mut consts = std::mem::take(&mut self.param_consts);
+            if is_const_fn {
+                consts.insert("this".to_string());
+            }
+            let outer_consts = std::mem::replace(&mut self.const_names, consts);
             let body = self.own_destructibles(|p| p.stmt());
+            self.const_names = outer_consts;
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.ret_struct = saved_ret;
             self.ret_this = saved_this;
+            self.ret_addr = saved_addr;
             let mut body = body?;
             if is_auto {
                 ret = self.auto_return_type(&func, deduced.flatten())?;
-                if let Some(m) = self
-                    .structs
-                    .get_mut(sname)
-                    .and_then(|d| d.methods.get_mut(&mname))
-                {
-                    m.ty = ret;
+                if let Some(d) = self.structs.get_mut(sname) {
+                    for k in &keys {
+                        if let Some(m) = d.methods.get_mut(k) {
+                            m.ty = ret;
+                        }
+                    }
                 }
             }
             if is_ctor {

@@ -2,6 +2,11 @@
 //! `p->add(3)` and `(*p).field` read and write `s`'s members ([expr.ref]/2: `E1->E2` is
 //! `(*E1).E2`; [expr.unary.op]/1: `*&s` is `s`). The pointer is lowered to an alias of the
 //! struct's leaves; pointing it elsewhere later is refused at the assignment.
+//!
+//! `f(&s)` passes a local struct to a `S*` parameter, which is one pointer per member here
+//! (`s.sum`, `s.n` as `float*`, `int*`): the argument is each member's address, so the callee's
+//! `p->sum += x` writes `s.sum` ([expr.unary.op]/3: `&s` points at `s`, and its members are
+//! subobjects at their own addresses, [intro.object]/2).
 
 use super::*;
 
@@ -48,5 +53,45 @@ impl Parser<'_> {
             .rev()
             .find(|&i| self.scopes[i].contains_key(n) || self.scopes[i].contains_key(&marker))
             .is_some_and(|i| self.local_struct_ptrs.contains(&(i, n.clone())))
+    }
+
+    /// `&s` of a local struct `s` as a call's argument: the address of each of its members,
+    /// in leaf order, as a struct pointer parameter takes them; `None` for anything else. A
+    /// struct with an array member is refused (its member is no one cell to point at here).
+    pub(super) fn local_struct_address(&mut self, a: &Expr) -> PResult<Option<Vec<Expr>>> {
+        let ExprKind::AddrOf(inner) = &a.kind else {
+            return Ok(None);
+        };
+        let ExprKind::Ident(n) = &inner.kind else {
+            return Ok(None);
+        };
+        let Some(sv) = self
+            .var_struct(n)
+            .filter(|sv| sv.kind == SKind::Plain)
+            .cloned()
+        else {
+            return Ok(None);
+        };
+        let leaves = self.leaves(&sv.sname, a.span)?;
+        if leaves.iter().any(|l| l.count > 0) {
+            return Err(KernelError::new(
+                a.span.line,
+                a.span.col,
+                format!(
+                    "`&{n}`: a pointer to the local struct `{n}` (`{}`), which has an array \
+                     member, is not supported; take it by reference (`void f({}& s)`, called \
+                     as `f({n})`)",
+                    sv.sname, sv.sname
+                ),
+            ));
+        }
+        let Some((_, vals)) = self.leaves_of(inner, None)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            vals.into_iter()
+                .map(|(_, e)| Expr::new(ExprKind::AddrOf(Box::new(e)), a.span))
+                .collect(),
+        ))
     }
 }

@@ -332,6 +332,10 @@ impl Parser<'_> {
                     continue;
                 }
             }
+            if let Some(ptrs) = self.local_struct_address(&a)? {
+                out.extend(ptrs);
+                continue;
+            }
             match self.leaves_of(&a, None)? {
                 Some((_, leaves)) => out.extend(leaves.into_iter().map(|(_, e)| e)),
                 None => out.push(self.lower_struct(a)?),
@@ -350,6 +354,7 @@ impl Parser<'_> {
         args: Vec<Expr>,
         span: Span,
     ) -> PResult<Expr> {
+        self.refuse_struct_shuffle(&name, &args, span)?;
         if self.has_destructor(&name) {
             // A temporary of a class with a destructor with statements (`Guard(out, t);`):
             // destroyed at the end of its full-expression ([class.temporary]/4), not modelled.
@@ -457,6 +462,12 @@ impl Parser<'_> {
                 m = inst;
             }
         }
+        // `get()` and `get() const` both declared: the receiver's constness chooses.
+        if !call_op {
+            let receiver = if receiver_first { args.first() } else { None };
+            let this = ident("this", span);
+            m = self.cv_method_key(&s, &m, receiver.or(Some(&this)));
+        }
         let Some(method) = self
             .structs
             .get(&s)
@@ -553,6 +564,24 @@ impl Parser<'_> {
         out_args.extend(self.expand_args(rest)?);
         let sp = self.syn_span(span);
         let call = Expr::new(ExprKind::Call(method.func.clone(), out_args), sp);
+        // `acc.at(i)` of `float& at(int)`: the referent, through the pointer returned.
+        let call = if method.by_ref {
+            if !writeback.is_empty() {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "`{m}` returns a reference into its receiver, which is not a variable \
+                         here (an element of an array or buffer of `{s}`): copy the element \
+                         into a local `{s}`, call `{m}` on it, and copy it back"
+                    ),
+                ));
+            }
+            let sp = self.syn_span(span);
+            Expr::new(ExprKind::Deref(Box::new(call)), sp)
+        } else {
+            call
+        };
         if !writeback.is_empty() {
             // The call runs in the statements before; its value (if any) is kept in a scalar.
             let value = match method.ty {
@@ -719,7 +748,13 @@ impl Parser<'_> {
         expect: Option<&str>,
     ) -> PResult<Option<(String, Leaves)>> {
         let span = e.span;
+        if let ExprKind::Call(n, a) = &e.kind {
+            // `Pair q = __shfl_down_sync(m, p, d);`: no such overload ([`super::shuffle`]).
+            self.refuse_struct_shuffle(n, a, span)?;
+        }
         match &e.kind {
+            // `tile.shfl_down(p, d)` of a struct `p` ([`super::shuffle`]).
+            ExprKind::Call(n, a) if n == STRUCT_SHFL => self.struct_shuffle_leaves(a, span),
             ExprKind::Ident(n) => {
                 let Some(sv) = self.var_struct(n).cloned() else {
                     if let Some(FieldTy::Struct(_)) = self.self_field(n) {

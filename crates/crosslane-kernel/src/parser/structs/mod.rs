@@ -31,6 +31,7 @@ mod arrays;
 mod bases;
 mod bitfields;
 mod by_value;
+mod cv_overload;
 pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
@@ -41,6 +42,8 @@ pub(crate) use dtor::Destructible;
 mod local_ptr;
 mod lower;
 mod pun_index;
+mod shuffle;
+pub(crate) use shuffle::STRUCT_SHFL;
 mod punning;
 mod subscript;
 mod unions;
@@ -104,6 +107,9 @@ pub(super) struct Method {
     /// (the base subobject's place): a call passes the receiver's leaves from there, as many
     /// as the base has. `None` for the struct's own member functions.
     pub(super) inherited: Option<(String, usize)>,
+    /// Declared returning a reference (`float& at(int i)`): the device function returns a
+    /// pointer to the referent, and a call stands for `*call` (an lvalue, [expr.call]/11).
+    pub(super) by_ref: bool,
 }
 
 /// A struct or class.
@@ -478,6 +484,9 @@ impl Parser<'_> {
             ExprKind::Call(name, args) => {
                 if self.structs.contains_key(name) {
                     return Some(name.clone());
+                }
+                if name == STRUCT_SHFL {
+                    return self.struct_of(shuffle::shuffled_value(args)?);
                 }
                 if let Some(s) = self.struct_alias.get(name) {
                     return Some(s.clone());
