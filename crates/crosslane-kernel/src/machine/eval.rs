@@ -561,7 +561,7 @@ impl Executor {
                     let Ok(place) = places[l].clone() else {
                         continue;
                     };
-                    let old = self.read_place(w, place.clone(), l, target.span, cx);
+                    let old = self.read_place(w, place, l, target.span, cx);
                     let new = old.clone().and_then(|v| {
                         let op = if *inc { BinOp::Add } else { BinOp::Sub };
                         binary(op, &v, &KVal::int(Scalar::I32, 1)).map_err(|f| {

@@ -250,10 +250,7 @@ impl Parser<'_> {
                     self.expect_punct(";")?;
                     // `return r[i];` of `float& at(int i)`: its address ([`Parser::ret_addr`]).
                     let e = match e {
-                        Some(x) if self.ret_addr => {
-                            let sp = x.span;
-                            Some(Expr::new(ExprKind::AddrOf(Box::new(x)), sp))
-                        }
+                        Some(x) if self.ret_addr => Some(address_of(x, 0)),
                         e => e,
                     };
                     if self.ret_this
@@ -962,4 +959,19 @@ fn arrays_lit(v: u64, span: Span) -> Expr {
         },
         span,
     )
+}
+
+/// `&e` for `return e;` of a function returning a reference ([`Parser::ret_addr`]); a
+/// conditional of two lvalues is an lvalue ([expr.cond]/4), so `&(c ? a : b)` is
+/// `c ? &a : &b`. Nesting deeper than 64 conditionals is left as `&e`, which the run refuses.
+fn address_of(e: Expr, depth: u32) -> Expr {
+    let sp = e.span;
+    if depth < 64 {
+        if let ExprKind::Ternary(c, a, b) = e.kind {
+            let a = Box::new(address_of(*a, depth + 1));
+            let b = Box::new(address_of(*b, depth + 1));
+            return Expr::new(ExprKind::Ternary(c, a, b), sp);
+        }
+    }
+    Expr::new(ExprKind::AddrOf(Box::new(e)), sp)
 }

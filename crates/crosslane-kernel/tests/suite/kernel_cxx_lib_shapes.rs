@@ -303,3 +303,28 @@ __global__ void k(float* o) {
     assert!(m.contains("curiously recurring template pattern"), "{m}");
     assert!(m.starts_with("5:13") || m.contains("5:13"), "{m}");
 }
+
+/// [expr.cond]/4: `c ? a : b` of two lvalues of one type is an lvalue, so `float& big()`
+/// returning it refers to the larger member; `float& cell(int i)` returns a buffer cell
+/// through a pointer member. a = 1, b = 2: `big() = 5` sets b = 5, `big() += 1` sets b = 6;
+/// lane t stores `cell(t) = a + 10·b` = 61, then `big()` reads 6: o[t] = 61 + 6·100 = 661.
+#[test]
+fn a_reference_to_a_conditional_member_or_a_cell() {
+    let src = r#"
+struct M {
+  float a, b;
+  float* p;
+  __device__ float& big() { return a > b ? a : b; }
+  __device__ float& cell(int i) { return p[i]; }
+};
+__global__ void k(float* o) {
+  M m; m.a = 1.0f; m.b = 2.0f; m.p = o;
+  m.big() = 5.0f;
+  m.big() += 1.0f;
+  m.cell(threadIdx.x) = m.a + m.b * 10.0f;
+  o[threadIdx.x] += m.big() * 100.0f;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 32, &[("o", 32, "0")]));
+    assert_eq!(crate::support::floats(&t, "o"), vec![Some(661.0); 32]);
+}
