@@ -135,6 +135,13 @@ impl Parser<'_> {
             .structs
             .get(&s)
             .and_then(|d| d.methods.get(&mname).cloned());
+        // Its `NAME const` key too ([`super::structs`]' const overloads): an instance of a
+        // const member template must not leave it behind for the next instance to reuse.
+        let ckey = super::structs::const_key(&mname);
+        let previous_const = self
+            .structs
+            .get(&s)
+            .and_then(|d| d.methods.get(&ckey).cloned());
         let saved = self.self_struct.replace(s.clone());
         let r = self.member_function(&s, &s);
         self.self_struct = saved;
@@ -143,6 +150,10 @@ impl Parser<'_> {
             if let Some(mut m) = def.methods.remove(&mname) {
                 m.func = mangled.to_string();
                 def.methods.insert(mangled.to_string(), m);
+            }
+            def.methods.remove(&ckey);
+            if let Some(p) = previous_const {
+                def.methods.insert(ckey, p);
             }
             if let Some(p) = previous {
                 def.methods.insert(mname, p);

@@ -32,6 +32,7 @@ mod bases;
 mod bitfields;
 mod by_value;
 mod cv_overload;
+pub(crate) use cv_overload::const_key;
 pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
