@@ -512,6 +512,15 @@ pub struct Program {
     /// ([`StructLeaf`]), by which host code's buffers are sized.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub struct_leaves: Vec<StructLeaf>,
+    /// Lane-local arrays the trace shows as each lane's elements instead of a pointer to the
+    /// lane's buffer: a `wmma::fragment`'s `x`, as `F.x` for each fragment variable `F`
+    /// ([`crate::wmma_lint::fragment_arrays`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub element_arrays: Vec<String>,
+    /// Lines of library code the front end supplies (crosslane's `<mma.h>` text, on its
+    /// `#include` line): a step there is shown at the user's call that runs it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub library_lines: Vec<u32>,
 }
 
 /// One parameter a struct parameter of a function is lowered to: a member of the struct, its

@@ -35,7 +35,6 @@ use crosslane_core::result::Level;
 use crosslane_core::value::{ValueType, ValuesSpec};
 
 use super::compile::*;
-use super::lane_row::LaneRow;
 use super::machine::barrier::BarrierRound;
 use super::machine::maca_mem;
 use super::machine::regs::{Reasons, Reg};
@@ -185,6 +184,12 @@ pub struct Executor {
     pub(crate) partial: super::machine::partial::PartialCells,
     /// Runs host code's launches after this one when it finishes (`sequence.rs`).
     pub(crate) later: Option<LaterRun>,
+    /// Lane-local arrays shown as their elements ([`Program::element_arrays`]).
+    pub(crate) element_arrays: Vec<String>,
+    /// Lines of library code ([`Program::library_lines`]), and each (block, warp)'s last
+    /// statement at a line of the user's own, where a library step is shown.
+    pub(crate) library_lines: Vec<u32>,
+    pub(crate) user_sites: HashMap<(usize, usize), (Span, Span)>,
 }
 
 /// What runs host code's launches after a finished one and gives the run's outcome.
@@ -557,6 +562,9 @@ impl Executor {
             race: Default::default(),
             partial: Default::default(),
             later: None,
+            element_arrays: program.element_arrays.clone(),
+            library_lines: program.library_lines.clone(),
+            user_sites: HashMap::new(),
         })
     }
 
@@ -850,7 +858,7 @@ impl Executor {
                             s.name.clone(),
                             w.vars.get(id).map_or_else(
                                 || vec![Err(Undef::idle()); lanes],
-                                |r| r.row(&self.reasons),
+                                |_| self.shown_row(&w, id),
                             ),
                         )
                     })
@@ -1395,7 +1403,7 @@ impl Executor {
 
     /// Under [`TraceMode::None`]: a step's diagnostics go to the trace's top level, each
     /// distinct one once (the log counts the repeats and summarizes them at the end).
-    fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
+    pub(crate) fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
         for d in crate::machine::step_diagnostics(lanes, diags) {
             let before = self.diag_log.distinct();
             if self.diag_log.admit(&d) && self.diag_log.distinct() > before {
@@ -1411,90 +1419,7 @@ impl Executor {
     /// Charges the work of `n` notes a step made (one per lane a diagnostic concerns): each is
     /// formatted, keyed and merged whether or not it is kept, which costs far more than a
     /// statement ([`budget::DIAGNOSTIC_WORK`]), so a loop raising one per step ends in time.
-    fn charge_diagnostics(&mut self, n: u64) {
+    pub(crate) fn charge_diagnostics(&mut self, n: u64) {
         self.meter.work(budget::DIAGNOSTIC_WORK.saturating_mul(n));
-    }
-
-    pub(crate) fn record(
-        &mut self,
-        w: usize,
-        span: Span,
-        end: Span,
-        active: LaneMask,
-        mut cx: StepCtx,
-    ) {
-        self.race_report(span, &mut cx);
-        if self.maca.loads_pending() {
-            self.maca_note_changes(w, span.line, &cx.changed);
-        }
-        if !cx.changed.is_empty() || !cx.writes.is_empty() {
-            self.barrier_round.changed = true;
-        }
-        let lanes = self.trace.launch.lanes;
-        let stats = &mut self.trace.stats;
-        stats.steps = stats.steps.saturating_add(1);
-        stats.lane_statements = stats
-            .lane_statements
-            .saturating_add(u64::from(active.count()));
-        if !cx.ops.is_empty() {
-            stats.last_op_step = Some(stats.steps - 1);
-        }
-        // What the step cost beyond its statement and nodes: its notes, memory writes
-        // (atomics included), cross-lane operations and barrier round.
-        self.charge_diagnostics(cx.notes);
-        self.meter.work(
-            budget::MEMORY_OP_WORK
-                .saturating_mul(cx.writes.len() as u64)
-                .saturating_add(budget::MEMORY_OP_WORK.saturating_mul(cx.ops.len() as u64))
-                .saturating_add(if cx.barrier { budget::BARRIER_WORK } else { 0 }),
-        );
-        if self.mode == TraceMode::None {
-            self.record_diagnostics_only(lanes, cx.diags);
-            return;
-        }
-        let warp = &self.warps[w];
-        let table = &mut self.trace.reasons;
-        let mut reason_bytes = 0u64;
-        let changes: Vec<VarRow> = cx
-            .changed
-            .iter()
-            .map(|&id| {
-                let values = warp
-                    .vars
-                    .get(id)
-                    .map(|r| r.row(&self.reasons))
-                    .unwrap_or_default();
-                VarRow {
-                    slot: u32::try_from(id).unwrap_or(u32::MAX),
-                    row: LaneRow::encode(&values, |u| {
-                        let (id, bytes) = table.intern(u);
-                        reason_bytes += bytes;
-                        id
-                    }),
-                }
-            })
-            .collect();
-        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
-        let diagnostics = self
-            .diag_log
-            .filter(crate::machine::step_diagnostics(lanes, cx.diags));
-        let step = KernelStep {
-            // Its position in the run (the steps counted so far include it), also when the
-            // trace holds only the steps since a checkpoint (`replay`).
-            index: usize::try_from(self.trace.stats.steps.saturating_sub(1)).unwrap_or(usize::MAX),
-            block: self.block,
-            warp: warp.index,
-            line: span.line,
-            col: span.shown().col,
-            text: self.text(span, end),
-            active,
-            lanes,
-            changes,
-            memory_writes: cx.writes.into_iter().map(CellWrite::new).collect(),
-            ops: cx.ops,
-            diagnostics,
-        };
-        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(step_bytes(&step));
-        self.trace.steps.push(step);
     }
 }

@@ -65,6 +65,7 @@ pub mod printf;
 pub mod ptr_int;
 pub mod ptx_cvt;
 pub mod ptx_ops;
+pub mod ptx_tf32;
 pub mod reinterpret;
 pub mod replay;
 pub mod report;

@@ -19,6 +19,8 @@
 //! | a source register wider than `atype` | its low `atype` bits are read |
 //! | a destination register wider than `dtype` | a signed result sign-extended to the register, any other zero-extended |
 //!
+//! A conversion to `.tf32` (`cvt.rna.tf32.f32`) has its own rules, in [`crate::ptx_tf32`].
+//!
 //! Every other form (another modifier such as `.relu` / `.satfinite`, a packed `.f16x2`, two
 //! sources, an integer rounding where a float rounding belongs) is refused before the run,
 //! naming what is not emulated.
@@ -253,8 +255,17 @@ fn check(instr: &str, out: char, input: char) -> Result<Cvt, String> {
 /// # Errors
 /// As the module table: what is not emulated, named.
 pub fn callee(instr: &str, out: char, input: char) -> Result<String, String> {
-    check(instr, out, input)?;
+    if is_tf32(instr) {
+        crate::ptx_tf32::check(instr, out, input)?;
+    } else {
+        check(instr, out, input)?;
+    }
     Ok(format!("{PREFIX}{out}{input}:{instr}"))
+}
+
+/// Whether `instr` converts to `.tf32` ([`crate::ptx_tf32`] holds that form's rules).
+fn is_tf32(instr: &str) -> bool {
+    instr.split('.').any(|p| p == "tf32")
 }
 
 /// Whether `name` is a lowered `cvt` ([`callee`]).
@@ -452,10 +463,20 @@ fn run(rest: &str, args: &[KVal]) -> Result<KVal, String> {
         return Err("a malformed cvt".to_string());
     };
     let instr = rest.get(3..).unwrap_or("");
-    let c = check(instr, out, input)?;
     let [v] = args else {
         return Err(format!("`{instr}` takes one source operand"));
     };
+    if is_tf32(instr) {
+        let (round, satfinite) = crate::ptx_tf32::check(instr, out, input)?;
+        let x = v
+            .convert(ValTy::scalar(Scalar::F32))
+            .map_err(|f| f.message)?
+            .as_f64()
+            .ok_or("a `cvt` source must be a number")?;
+        let bits = crate::ptx_tf32::convert(x as f32, round, satfinite)?;
+        return Ok(KVal::int(Scalar::U32, i128::from(bits)));
+    }
+    let c = check(instr, out, input)?;
     let mut src = read(&c, v)?;
     if c.ftz && c.atype == PtxTy::F32 {
         if let Src::Float(x) = src {
@@ -611,5 +632,14 @@ mod tests {
         assert!(callee("cvt.rn.f16x2.f32", 'r', 'f').is_err());
         assert!(callee("cvt.rni.s64.f32", 'r', 'f').is_err());
         assert!(callee("cvt.rni.s32.f32", 'f', 'f').is_err());
+        assert!(callee("cvt.rna.tf32.f32", 'h', 'f').is_err());
+    }
+
+    #[test]
+    fn tf32_conversion_runs_through_the_cvt_callee() {
+        // 1 + 2^-11 (0x3f801000) ties away to 1 + 2^-10 = 0x3f802000 in the .b32 register.
+        let x = f64::from(f32::from_bits(0x3f80_1000));
+        let r = cvt("cvt.rna.tf32.f32", 'r', 'f', f(x)).unwrap();
+        assert_eq!(r, KVal::int(Scalar::U32, 0x3f80_2000));
     }
 }

@@ -169,14 +169,40 @@ fn uniform(piece: &[Token], found: &[Use]) -> bool {
     })
 }
 
-/// The warnings for `tokens` (the preprocessed source): one per line whose statement may
-/// expose the fragment mapping.
-pub fn mapping_warnings(tokens: &[Token]) -> Vec<KernelDiagnostic> {
-    let header_lines: HashSet<u32> = tokens
+/// The lines that hold crosslane's `<mma.h>` text (each `#include <mma.h>` line), in order;
+/// empty without one.
+pub fn header_lines(tokens: &[Token]) -> Vec<u32> {
+    let mut lines: Vec<u32> = tokens
         .iter()
         .filter(|t| ident(Some(t)) == Some("__crosslane_no_layout"))
         .map(|t| t.line)
         .collect();
+    lines.dedup();
+    lines
+}
+
+/// `F.x` for every variable `F` declared with a `fragment<…>` type, the header's own
+/// parameters included (`f` of `fill_fragment`): the arrays the trace shows as each lane's
+/// elements ([`crate::ast::Program::element_arrays`]). Empty without `<mma.h>`.
+pub fn fragment_arrays(tokens: &[Token]) -> Vec<String> {
+    if !tokens
+        .iter()
+        .any(|t| ident(Some(t)) == Some("__crosslane_no_layout"))
+    {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = fragment_names(tokens, &HashSet::new())
+        .into_iter()
+        .map(|n| format!("{n}.x"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The warnings for `tokens` (the preprocessed source): one per line whose statement may
+/// expose the fragment mapping.
+pub fn mapping_warnings(tokens: &[Token]) -> Vec<KernelDiagnostic> {
+    let header_lines: HashSet<u32> = header_lines(tokens).into_iter().collect();
     if header_lines.is_empty() {
         return Vec::new();
     }

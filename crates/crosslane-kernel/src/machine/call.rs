@@ -19,7 +19,10 @@ impl Executor {
     /// (`__crosslane_valid_only(value, keep, "reason", index)`, the WGSL lowering's run-time
     /// index into a value array), each lane's index value is named after the reason and the
     /// first such lane is reported as a warning at the access (WGSL spec, "Out-of-Bounds
-    /// Access": the result is an indeterminate value, so the emulator picks none).
+    /// Access": the result is an indeterminate value, so the emulator picks none). A string
+    /// literal as the fourth argument (`__crosslane_valid_only(value, keep, "reason",
+    /// "source")`) reports the reason as a warning citing `source` in the lanes it leaves
+    /// undefined (crosslane's `<mma.h>`: a tf32 input that was not converted).
     fn valid_only(
         &mut self,
         w: usize,
@@ -39,7 +42,14 @@ impl Executor {
         };
         let vals = self.eval(w, v, mask, cx);
         let keeps = self.eval(w, keep, mask, cx);
-        let index = args.get(3).map(|i| self.eval(w, i, mask, cx));
+        let warn_source = match args.get(3).map(|a| &a.kind) {
+            Some(ExprKind::Str(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let index = args
+            .get(3)
+            .filter(|_| warn_source.is_none())
+            .map(|i| self.eval(w, i, mask, cx));
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = match keeps.get(l) {
                 Some(Ok(k)) if k.as_int().is_some_and(|k| k != 0) => {
@@ -54,7 +64,12 @@ impl Executor {
                         cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
                         Err(Undef::at(e.span, m))
                     }
-                    _ => Err(Undef::at(e.span, why.clone())),
+                    _ => {
+                        if let Some(source) = &warn_source {
+                            cx.note(Level::Warning, e.span, why.clone(), source, Some(l));
+                        }
+                        Err(Undef::at(e.span, why.clone()))
+                    }
                 },
                 Some(Err(u)) => Err(u.clone()),
                 None => Err(Undef::idle()),

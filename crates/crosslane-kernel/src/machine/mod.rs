@@ -12,6 +12,7 @@ pub(crate) mod maca_mem;
 pub(crate) mod partial;
 mod place;
 pub(crate) mod racecheck;
+mod record;
 pub(crate) mod regs;
 pub(crate) mod special_regs;
 mod stmt;

@@ -237,6 +237,8 @@ pub fn parse_preprocessed(
     let tokens = scopes::flatten_scopes(pre.tokens, &clashing, &mut macro_diags);
     // A use of `fragment.x[i]` that may show the unspecified element mapping.
     macro_diags.extend(crate::wmma_lint::mapping_warnings(&tokens));
+    let element_arrays = crate::wmma_lint::fragment_arrays(&tokens);
+    let library_lines = crate::wmma_lint::header_lines(&tokens);
     let tokens = ext_vector::ext_vector_typedefs(tokens);
     attributes::refuse_value_attributes(&tokens)?;
     let mut struct_aligns = attributes::struct_alignments(&tokens);
@@ -330,6 +332,8 @@ pub fn parse_preprocessed(
     }
     program.kernel_scopes = kernel_scopes;
     program.struct_leaves = std::mem::take(&mut p.struct_leaves);
+    program.element_arrays = element_arrays;
+    program.library_lines = library_lines;
     p.fill_constant_tables(&mut program);
     // Before the tables become parameters, which would hide the scalars' names.
     device_vars::rewrite_scalars(&mut program);

@@ -81,6 +81,7 @@ mod kernel_unions;
 mod kernel_vector_types;
 mod kernel_vendor_forms;
 mod kernel_wmma;
+mod kernel_wmma_types;
 mod kernel_written;
 mod maca_examples;
 mod support;

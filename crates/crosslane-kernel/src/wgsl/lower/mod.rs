@@ -536,6 +536,8 @@ pub fn lower(
             constants: Vec::new(),
             kernel_scopes: Vec::new(),
             struct_leaves: Vec::new(),
+            element_arrays: Vec::new(),
+            library_lines: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
