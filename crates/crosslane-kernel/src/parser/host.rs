@@ -51,6 +51,10 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipMemset",
     "cudaMemsetAsync",
     "hipMemsetAsync",
+    "cudaMallocPitch",
+    "hipMallocPitch",
+    "cudaMemcpy2D",
+    "hipMemcpy2D",
     "cudaGetDeviceProperties",
     "hipGetDeviceProperties",
     "cudaDeviceGetAttribute",
@@ -843,6 +847,10 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
+                "cudaMallocPitch" | "hipMallocPitch" | "cudaMemcpy2D" | "hipMemcpy2D" => {
+                    self.host_pitch(st, name, k);
+                    return end + 1;
+                }
                 "cudaMemset" | "hipMemset" | "cudaMemsetAsync" | "hipMemsetAsync"
                     if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
                 {
@@ -1384,6 +1392,7 @@ impl Parser<'_> {
                         arg.prior_launches.extend(m.prior_launches.iter().cloned());
                         arg.member_args.push((path, m));
                     }
+                    Self::struct_array_args(st, &prefix, &mut arg);
                     arg.prior_ids.sort_unstable();
                     arg.prior_ids.dedup_by_key(|p| p.0);
                 }
@@ -1411,6 +1420,7 @@ impl Parser<'_> {
             unread,
             id,
             undecided,
+            overload_chosen: false,
         });
     }
 }

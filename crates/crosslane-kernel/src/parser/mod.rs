@@ -85,6 +85,7 @@ mod host_loop_launch;
 mod host_math;
 mod host_mem;
 mod host_nested;
+mod host_pitch;
 mod host_ptr;
 mod host_range_for;
 mod host_recur;

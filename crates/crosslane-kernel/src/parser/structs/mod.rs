@@ -30,7 +30,7 @@ use crate::KernelError;
 mod arrays;
 mod bases;
 mod bitfields;
-mod by_value;
+pub(super) mod by_value;
 pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
