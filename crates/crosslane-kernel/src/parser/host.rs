@@ -113,6 +113,9 @@ pub(super) struct SymbolCopy {
     pub line: u32,
     /// How many launches host code made before it ([`crate::ast::SymbolWrite::at`]).
     pub at: u32,
+    /// The host variable copied from, and its members' values (`const_struct`).
+    pub source: String,
+    pub members: Vec<(String, Vec<String>)>,
 }
 
 /// Whether a function body `toks` writes a cell of one of its parameters `params` (`p[i] =
@@ -707,11 +710,14 @@ impl Parser<'_> {
                                             .then(|| (vec![v], h.clone(), toks[k].line))
                                     })
                             });
+                            let source = last_ident(parts.get(1)).unwrap_or_default();
                             self.symbol_copies.push(SymbolCopy {
                                 symbol: sym,
                                 data,
                                 line: toks[k].line,
                                 at: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
+                                members: super::const_struct::host_members(st, &source),
+                                source,
                             });
                         }
                     }
@@ -833,7 +839,9 @@ impl Parser<'_> {
                             );
                             st.writes.insert(h.clone(), DevWrite::Other(why));
                             st.prior.remove(&h);
-                        } else if let (false, Some(h)) = (to_device, dst) {
+                        } else if let (false, Some(h)) =
+                            (to_device, dst.or_else(|| self.host_dst(st, parts.first())))
+                        {
                             // Copied back from the device: host code no longer knows it.
                             if !st.mallocs.contains_key(&h) {
                                 let why = format!(

@@ -169,3 +169,143 @@ fn an_overload_launched_before_the_traced_one_runs_first_by_its_own_types() {
     let t = run_entry(OVERLOADS, Some("k(int*, int)"));
     assert_eq!(ints(&t, "d"), vec![Some(5), Some(12), Some(19), Some(26)]);
 }
+
+/// Pitched 2-D memory: a host array copied row by row into a `cudaMallocPitch` allocation and
+/// a kernel that finds each row at `row * pitch` bytes.
+const PITCHED: &str = "\
+__global__ void k(float* p, size_t pitch, int w, int h) {
+  int x = threadIdx.x, y = blockIdx.x;
+  if (x < w && y < h) {
+    float* row = (float*)((char*)p + y * pitch);
+    row[x] = row[x] * 2.0f + y;
+  }
+}
+int main() {
+  const int w = 5, h = 3;
+  float hbuf[w * h];
+  for (int i = 0; i < w * h; i++) hbuf[i] = (float)i;
+  float* d;
+  size_t pitch;
+  cudaMallocPitch((void**)&d, &pitch, w * sizeof(float), h);
+  cudaMemcpy2D(d, pitch, hbuf, w * sizeof(float), w * sizeof(float), h, cudaMemcpyHostToDevice);
+  k<<<h, 8>>>(d, pitch, w, h);
+  cudaMemcpy2D(hbuf, w * sizeof(float), d, pitch, w * sizeof(float), h, cudaMemcpyDeviceToHost);
+  return 0;
+}
+";
+
+#[test]
+fn a_pitched_allocation_holds_the_rows_cudamemcpy2d_copies_at_the_pitch() {
+    // The pitch of 5 floats (20 bytes) rounds up to 512 bytes, 128 floats: the allocation is
+    // 3 rows of 128 cells. Row y, column x holds hbuf[y * 5 + x] and becomes that * 2 + y:
+    // row 0: 0 2 4 6 8; row 1 (cell 128 on): 11 13 15 17 19; row 2 (cell 256 on): 22 24 26 28
+    // 30. The padding past each row's 5 cells is never written: undefined.
+    let t = run_entry(PITCHED, None);
+    let p = floats(&t, "p");
+    assert_eq!(p.len(), 384);
+    assert_eq!(p[0..5], [0.0, 2.0, 4.0, 6.0, 8.0].map(Some));
+    assert_eq!(p[128..133], [11.0, 13.0, 15.0, 17.0, 19.0].map(Some));
+    assert_eq!(p[256..261], [22.0, 24.0, 26.0, 28.0, 30.0].map(Some));
+    assert_eq!(p[5], None);
+    assert_eq!(p[383], None);
+    assert!(
+        has(&t, Level::Info, "pitch = 512"),
+        "{:?}",
+        said(&t, Level::Info)
+    );
+}
+
+#[test]
+fn hip_pitched_memory_reads_as_cudas() {
+    let src = PITCHED
+        .replace("cudaMallocPitch", "hipMallocPitch")
+        .replace("cudaMemcpy2D", "hipMemcpy2D")
+        .replace("cudaMemcpy", "hipMemcpy");
+    let t = run_entry(&src, None);
+    let p = floats(&t, "p");
+    assert_eq!(p[128..133], [11.0, 13.0, 15.0, 17.0, 19.0].map(Some));
+}
+
+/// A `__constant__` struct set by `cudaMemcpyToSymbol` from a host struct.
+const CONSTANT_STRUCT: &str = "\
+struct Params { int n; float scale; float bias; };
+__constant__ Params c_params;
+__global__ void k(float* out) {
+  int i = threadIdx.x;
+  if (i < c_params.n) out[i] = i * c_params.scale + c_params.bias;
+}
+int main() {
+  Params h_params;
+  h_params.n = 6; h_params.scale = 2.0f; h_params.bias = 0.25f;
+  cudaMemcpyToSymbol(c_params, &h_params, sizeof(Params));
+  float* out;
+  cudaMalloc(&out, 8 * sizeof(float));
+  k<<<1, 8>>>(out);
+  cudaDeviceSynchronize();
+  return 0;
+}
+";
+
+#[test]
+fn a_constant_struct_holds_the_host_struct_cudamemcpytosymbol_copies() {
+    // out[i] = i * 2 + 0.25 for i < 6; lanes 6 and 7 write nothing.
+    let t = run_entry(CONSTANT_STRUCT, None);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![
+            Some(0.25),
+            Some(2.25),
+            Some(4.25),
+            Some(6.25),
+            Some(8.25),
+            Some(10.25),
+            None,
+            None
+        ]
+    );
+}
+
+#[test]
+fn a_constant_struct_member_host_code_never_sets_is_undefined() {
+    // `bias` is not set before the copy: its cell is not made up, and neither is out.
+    let src = CONSTANT_STRUCT.replace(" h_params.bias = 0.25f;", "");
+    let t = run_entry(&src, None);
+    assert!(floats(&t, "out").iter().all(Option::is_none));
+    assert!(
+        has(&t, Level::Warning, "c_params.bias"),
+        "{:?}",
+        said(&t, Level::Warning)
+    );
+}
+
+#[test]
+fn a_constant_array_of_structs_holds_the_host_array_hipmemcpytosymbol_copies() {
+    // h[i].a = i + 0.5, h[i].b = 10 - i; out[i] = a * b of element i % 4:
+    // 0.5 * 10, 1.5 * 9, 2.5 * 8, 3.5 * 7 = 5, 13.5, 20, 24.5, then again.
+    let src = "\
+#include <hip/hip_runtime.h>
+struct Coef { float a; int b; };
+__constant__ Coef c_coefs[4];
+__global__ void k(float* out) {
+  int i = threadIdx.x;
+  out[i] = c_coefs[i % 4].a * c_coefs[i % 4].b;
+}
+int main() {
+  Coef h[4];
+  for (int i = 0; i < 4; i++) { h[i].a = i + 0.5f; h[i].b = 10 - i; }
+  hipMemcpyToSymbol(HIP_SYMBOL(c_coefs), h, sizeof(h));
+  float* out;
+  hipMalloc(&out, 8 * sizeof(float));
+  hipLaunchKernelGGL(k, dim3(1), dim3(8), 0, 0, out);
+  hipDeviceSynchronize();
+  return 0;
+}
+";
+    let t = run_entry(src, None);
+    assert_eq!(
+        floats(&t, "out"),
+        [5.0, 13.5, 20.0, 24.5, 5.0, 13.5, 20.0, 24.5]
+            .map(Some)
+            .to_vec()
+    );
+}
