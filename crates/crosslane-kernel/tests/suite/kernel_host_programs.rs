@@ -309,3 +309,80 @@ int main() {
             .to_vec()
     );
 }
+
+/// Copies at offsets on a stream: a device-to-host copy into the middle of a host array, then
+/// that array copied to the device.
+const OFFSET_COPIES: &str = "\
+__global__ void k1(float* d) { int i = threadIdx.x; d[i] = i * 1.5f; }
+__global__ void k2(const float* x, float* out) { int i = threadIdx.x; out[i] = x[i] + 100.0f; }
+int main() {
+  const int n = 8;
+  float *dx, *dy, *out;
+  float h[n];
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaMalloc(&dx, n * sizeof(float));
+  cudaMalloc(&dy, n * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  for (int i = 0; i < n; i++) h[i] = i;
+  k1<<<1, n, 0, s>>>(dx);
+  cudaMemcpyAsync(h + 4, dx + 2, 4 * sizeof(float), cudaMemcpyDeviceToHost, s);
+  cudaMemcpyAsync(dy, h, n * sizeof(float), cudaMemcpyHostToDevice, s);
+  k2<<<1, n, 0, s>>>(dy, out);
+  cudaStreamSynchronize(s);
+  return 0;
+}
+";
+
+#[test]
+fn a_device_to_host_copy_into_the_middle_of_a_host_array_is_not_taken_for_its_old_values() {
+    // h[4..8] holds k1's 3, 4.5, 6, 7.5 after the copy, which the host reading does not
+    // follow: k2 must not find the host's old 4, 5, 6, 7 (out would be 104..107), so `x`
+    // is undefined, said.
+    let t = run_entry(OFFSET_COPIES, Some("k2"));
+    assert!(
+        floats(&t, "x").iter().all(Option::is_none),
+        "{:?}",
+        floats(&t, "x")
+    );
+    assert!(
+        has(&t, Level::Warning, "`x`"),
+        "{:?}",
+        said(&t, Level::Warning)
+    );
+}
+
+#[test]
+fn host_code_changing_values_copied_back_is_said_and_undefined() {
+    // `h[i] += 1` changes k1's values on the host; that change is not followed, so k2 finds
+    // `d` undefined and the warning says what to do instead.
+    let src = "\
+__global__ void k1(int* d) { int i = threadIdx.x; d[i] = i * 3; }
+__global__ void k2(int* d, int* out) { int i = threadIdx.x; out[i] = d[i] * 2; }
+int main() {
+  const int n = 8;
+  int h[n];
+  int *d, *out;
+  cudaMalloc(&d, n * sizeof(int));
+  cudaMalloc(&out, n * sizeof(int));
+  k1<<<1, n>>>(d);
+  cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; i++) h[i] += 1;
+  cudaMemcpy(d, h, n * sizeof(int), cudaMemcpyHostToDevice);
+  k2<<<1, n>>>(d, out);
+  cudaDeviceSynchronize();
+  return 0;
+}
+";
+    let t = run_entry(src, Some("k2"));
+    assert!(ints(&t, "out").iter().all(Option::is_none));
+    assert!(
+        has(
+            &t,
+            Level::Warning,
+            "host code changing the device's values between launches is not followed"
+        ),
+        "{:?}",
+        said(&t, Level::Warning)
+    );
+}
