@@ -5,7 +5,6 @@
 //! `c_params.n` and `c_coefs[i].a` read its cells, and a host copy of a struct (or of an array
 //! of structs) gives each table the member's values host code set.
 
-use super::host::HostState;
 use super::host::SymbolCopy;
 use super::structs::FieldTy;
 use super::*;
@@ -192,24 +191,4 @@ impl Parser<'_> {
         }
         out
     }
-}
-
-/// Host struct (or array of structs) `h`'s member values as host code set them: each member
-/// path below `h` and its cells (one for a struct's `h.n`, the fill's for an array's).
-pub(super) fn host_members(st: &HostState, h: &str) -> Vec<(String, Vec<String>)> {
-    let prefix = format!("{h}.");
-    let mut out: Vec<(String, Vec<String>)> = st
-        .fills
-        .iter()
-        .filter_map(|(n, (v, _))| Some((n.strip_prefix(&prefix)?.to_string(), v.clone())))
-        .collect();
-    for (n, v) in &st.env {
-        if let (Some(m), Some(t)) = (n.strip_prefix(&prefix), v.text()) {
-            if !out.iter().any(|(o, _)| o == m) {
-                out.push((m.to_string(), vec![t]));
-            }
-        }
-    }
-    out.sort();
-    out
 }

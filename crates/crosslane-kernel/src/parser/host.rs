@@ -716,7 +716,7 @@ impl Parser<'_> {
                                 data,
                                 line: toks[k].line,
                                 at: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
-                                members: super::const_struct::host_members(st, &source),
+                                members: st.struct_members(&source),
                                 source,
                             });
                         }
