@@ -662,6 +662,11 @@ pub struct HostLaunch {
     /// before or after another launch (`sequence.rs`).
     #[serde(skip)]
     pub undecided: bool,
+    /// Whether `kernel` is the overload the launch's argument types chose among several
+    /// kernels of its name (C++17 [over.match.best]; `parser/overload.rs`): the key names that
+    /// one function even where it is the bare name the first overload is kept under.
+    #[serde(skip)]
+    pub overload_chosen: bool,
 }
 
 /// One argument of a host launch.

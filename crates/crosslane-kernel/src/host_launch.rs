@@ -1032,8 +1032,16 @@ pub fn entry_function<'p>(
     entry: Option<&String>,
     resolve: bool,
 ) -> Result<&'p Function, KernelError> {
+    // A launch's key its argument types chose (`k` for the first of `k(float*)`, `k(int*)`)
+    // is that function's already, not the bare name of several.
+    let chosen = |e: &String| {
+        program
+            .launches
+            .iter()
+            .any(|l| l.overload_chosen && &l.kernel == e)
+    };
     let resolved = match entry {
-        Some(e) if resolve => Some(resolve_entry(program, e)?),
+        Some(e) if resolve && !chosen(e) => Some(resolve_entry(program, e)?),
         _ => entry.cloned(),
     };
     match resolved.as_ref() {

@@ -462,8 +462,19 @@ fn run_one(
         entry: None,
         preprocess: parsed.preprocess.clone(),
     };
+    // One of several overloads by its parameter types (`k(int*)`), as `--entry` names it:
+    // the first overload's key is its bare name, which alone names all of them.
+    let entry = parsed
+        .program
+        .functions
+        .iter()
+        .find(|f| f.name == l.kernel)
+        .map_or_else(
+            || l.kernel.clone(),
+            |f| super::host_launch::entry_name(&parsed.program, f),
+        );
     let config = LaunchConfig {
-        entry: Some(l.kernel.clone()),
+        entry: Some(entry),
         dialect: user.dialect,
         dialect_from: user.dialect_from.clone(),
         lanes: user.lanes,

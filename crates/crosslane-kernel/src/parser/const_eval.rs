@@ -411,13 +411,21 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             HostVal::Dim(d)
         }
         ExprKind::Call(name, args)
-            if args.len() == 2 && matches!(name.as_str(), "min" | "max" | "std::min") =>
+            if args.len() == 2
+                && matches!(name.as_str(), "min" | "max" | "std::min" | "std::max") =>
         {
             let (a, ta) = const_eval(&args[0], env)?.int_ty()?;
             let (b, tb) = const_eval(&args[1], env)?.int_ty()?;
             let t = IntTy::common(ta, tb);
             let (a, b) = (t.wrap(a), t.wrap(b));
-            HostVal::typed(if name == "max" { a.max(b) } else { a.min(b) }, t)
+            HostVal::typed(
+                if name.ends_with("max") {
+                    a.max(b)
+                } else {
+                    a.min(b)
+                },
+                t,
+            )
         }
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
         // `sinf(i * 0.1f)`, `__float2half(x)` in host code: the host's value.

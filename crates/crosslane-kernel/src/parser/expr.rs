@@ -454,6 +454,11 @@ impl Parser<'_> {
                     e = self.node(ExprKind::Call(format!("@m:{field}"), args), span)?;
                     continue;
                 }
+                if let Some(x) = self.const_struct_member(&e, &field, span)? {
+                    // `c_params.n` of a `__constant__` struct: its member's table.
+                    e = x;
+                    continue;
+                }
                 e = self.node(ExprKind::Member(Box::new(e), field), span)?;
             } else if self.is_punct("++") || self.is_punct("--") {
                 let inc = self.is_punct("++");

@@ -51,6 +51,10 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipMemset",
     "cudaMemsetAsync",
     "hipMemsetAsync",
+    "cudaMallocPitch",
+    "hipMallocPitch",
+    "cudaMemcpy2D",
+    "hipMemcpy2D",
     "cudaGetDeviceProperties",
     "hipGetDeviceProperties",
     "cudaDeviceGetAttribute",
@@ -109,6 +113,9 @@ pub(super) struct SymbolCopy {
     pub line: u32,
     /// How many launches host code made before it ([`crate::ast::SymbolWrite::at`]).
     pub at: u32,
+    /// The host variable copied from, and its members' values (`const_struct`).
+    pub source: String,
+    pub members: Vec<(String, Vec<String>)>,
 }
 
 /// Whether a function body `toks` writes a cell of one of its parameters `params` (`p[i] =
@@ -703,11 +710,14 @@ impl Parser<'_> {
                                             .then(|| (vec![v], h.clone(), toks[k].line))
                                     })
                             });
+                            let source = last_ident(parts.get(1)).unwrap_or_default();
                             self.symbol_copies.push(SymbolCopy {
                                 symbol: sym,
                                 data,
                                 line: toks[k].line,
                                 at: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
+                                members: st.struct_members(&source),
+                                source,
                             });
                         }
                     }
@@ -829,7 +839,9 @@ impl Parser<'_> {
                             );
                             st.writes.insert(h.clone(), DevWrite::Other(why));
                             st.prior.remove(&h);
-                        } else if let (false, Some(h)) = (to_device, dst) {
+                        } else if let (false, Some(h)) =
+                            (to_device, dst.or_else(|| self.host_dst(st, parts.first())))
+                        {
                             // Copied back from the device: host code no longer knows it.
                             if !st.mallocs.contains_key(&h) {
                                 let why = format!(
@@ -841,6 +853,10 @@ impl Parser<'_> {
                             }
                         }
                     }
+                    return end + 1;
+                }
+                "cudaMallocPitch" | "hipMallocPitch" | "cudaMemcpy2D" | "hipMemcpy2D" => {
+                    self.host_pitch(st, name, k);
                     return end + 1;
                 }
                 "cudaMemset" | "hipMemset" | "cudaMemsetAsync" | "hipMemsetAsync"
@@ -1384,6 +1400,7 @@ impl Parser<'_> {
                         arg.prior_launches.extend(m.prior_launches.iter().cloned());
                         arg.member_args.push((path, m));
                     }
+                    Self::struct_array_args(st, &prefix, &mut arg);
                     arg.prior_ids.sort_unstable();
                     arg.prior_ids.dedup_by_key(|p| p.0);
                 }
@@ -1411,6 +1428,7 @@ impl Parser<'_> {
             unread,
             id,
             undecided,
+            overload_chosen: false,
         });
     }
 }

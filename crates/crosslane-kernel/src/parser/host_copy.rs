@@ -218,14 +218,36 @@ impl Parser<'_> {
                 st.copies.insert(d, from);
             }
             None => {
-                let why = format!(
-                    "{what} copies part of `{h}` into part of it, and which cells (or what \
-                     the rest holds) is not read here"
-                );
+                let why = match st.unknown.get(h).filter(|_| src_off == Some(0)) {
+                    // `cudaMemcpy(h, d, …D2H); h[i] += 1; cudaMemcpy(d, h, …H2D);`: host
+                    // code's change of what a launch left is not followed.
+                    Some(reason) => format!(
+                        "{what} copies `{h}` into it, which has no value here ({reason}); \
+                         host code changing the device's values between launches is not \
+                         followed: make the change in a kernel launched between them, or set \
+                         the cells"
+                    ),
+                    None => format!(
+                        "{what} copies part of `{h}` into part of it, and which cells (or \
+                         what the rest holds) is not read here"
+                    ),
+                };
                 st.writes.insert(d, DevWrite::Other(why));
             }
         }
         true
+    }
+
+    /// The host array a device-to-host copy writes from an element on (`h + 4`, `&h[4]`,
+    /// part `p` of the call): it holds the device's values from there, so host code no longer
+    /// knows it.
+    pub(super) fn host_dst(
+        &mut self,
+        st: &HostState,
+        p: Option<&(usize, usize)>,
+    ) -> Option<String> {
+        let &(a, b) = p?;
+        self.host_array_at(st, a, b).map(|(h, _)| h)
     }
 
     /// A copy of host array of structs `h` into `d`: the member fills host code wrote

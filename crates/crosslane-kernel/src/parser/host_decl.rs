@@ -650,6 +650,22 @@ impl Parser<'_> {
         };
         let env = st.env.clone();
         for (n, f) in fields.iter().enumerate() {
+            // `int dims[3];`: a host array `p.dims` of its declared length, which `p.dims[K] =
+            // v;` fills cell by cell (`host_recur`) and a launch passing `p` by value copies
+            // ([class.copy.ctor]/14, `structs/by_value.rs`). A braced list's part for it is
+            // not read: its cells stay undefined.
+            if let super::structs::FieldTy::Arr(v, count) = f.ty {
+                let key = format!("{name}.{}", f.name);
+                st.fills.remove(&key);
+                if v.lanes <= 1 && parts.is_none() {
+                    st.arrays.insert(key.clone(), i128::from(count));
+                    self.host_scalars.insert(key, v.scalar);
+                } else {
+                    st.arrays.remove(&key);
+                    self.host_scalars.remove(&key);
+                }
+                continue;
+            }
             if !matches!(f.ty, super::structs::FieldTy::Val(v) if v.lanes <= 1) {
                 continue;
             }

@@ -381,6 +381,7 @@ impl Parser<'_> {
             Ok(env) => {
                 st.env = env;
                 for n in &names {
+                    fold_dim_members(&mut st.env, n);
                     if st.env.contains_key(n) {
                         st.unknown.remove(n);
                     }
@@ -713,4 +714,25 @@ impl Parser<'_> {
             Some(end)
         }
     }
+}
+
+/// `dim3 grid; grid.x = 4;`: a component assigned by its member name is the `dim3`'s own
+/// (CUDA C++ Programming Guide, "dim3": a `uint3` whose `x`, `y`, `z` a launch reads), so
+/// `grid.x` kept under its dotted name is folded into `grid`'s value, which the launch reads.
+fn fold_dim_members(env: &mut HashMap<String, HostVal>, name: &str) {
+    let Some(HostVal::Dim(mut d)) = env.get(name).copied() else {
+        return;
+    };
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        if let Some(v) = env.remove(&format!("{name}.{c}")) {
+            match v.int() {
+                Some(n) => d[i] = n,
+                None => {
+                    // Not an integer: keep it by its name, the `dim3` unchanged.
+                    env.insert(format!("{name}.{c}"), v);
+                }
+            }
+        }
+    }
+    env.insert(name.to_string(), HostVal::Dim(d));
 }

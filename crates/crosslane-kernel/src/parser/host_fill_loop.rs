@@ -420,6 +420,27 @@ impl Parser<'_> {
                 parts: vec![e],
             });
         }
+        // `p.dims[i] = e;` of an array member of a host struct, kept as `p.dims`.
+        let of_struct = matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct(".")))
+            && matches!(tok(s + 2), Some(Tok::Ident(_)))
+            && matches!(tok(s + 3), Some(Tok::Punct("[")))
+            && matches!(tok(s + 4), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(s + 5), Some(Tok::Punct("]")))
+            && matches!(tok(s + 6), Some(Tok::Punct("=")));
+        if of_struct {
+            let (Some(Tok::Ident(v)), Some(Tok::Ident(field))) = (tok(s), tok(s + 2)) else {
+                return None;
+            };
+            let arr = format!("{v}.{field}");
+            self.host_scalars.get(&arr)?;
+            let e = self.sub_expr(s + 7, semi)?;
+            return Some(Step::Cell {
+                arr,
+                sub: None,
+                parts: vec![e],
+            });
+        }
         if cell {
             let Some(Tok::Ident(arr)) = tok(s) else {
                 return None;

@@ -323,6 +323,30 @@ impl Parser<'_> {
         }
     }
 
+    /// `P p; p.dims[0] = 2; …` passed by value (`prefix` is `p.`): each array member's cells
+    /// as host code filled them, for the kernel's `p.dims@in` (`structs/by_value.rs`); the
+    /// copy is made at the call ([expr.call]/7), so they are the host's values there.
+    pub(super) fn struct_array_args(st: &HostState, prefix: &str, arg: &mut HostArg) {
+        let mut filled: Vec<&String> = st
+            .fills
+            .keys()
+            .filter(|n| n.starts_with(prefix) && st.arrays.contains_key(*n))
+            .collect();
+        filled.sort();
+        for leaf in filled {
+            let (values, line) = &st.fills[leaf];
+            let m = HostArg {
+                text: leaf.clone(),
+                fill: Some(values.clone()),
+                fill_from: leaf.clone(),
+                fill_line: *line,
+                ..HostArg::default()
+            };
+            let path = super::structs::by_value::copy_param_name(&leaf[prefix.len()..]);
+            arg.member_args.push((path, m));
+        }
+    }
+
     /// What launch argument `arg` finds at allocation (or host place) `d` from element `offset`
     /// on: its length, the host copy, memset or launches that wrote it last (`host_mem`).
     pub(super) fn alloc_arg(st: &HostState, d: &str, offset: u64, arg: &mut HostArg) {

@@ -184,10 +184,19 @@ impl Parser<'_> {
     pub(super) fn host_cell_assign(&mut self, st: &mut HostState, k: usize) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-        let (Some(Tok::Ident(arr)), Some(Tok::Punct("["))) = (tok(k), tok(k + 1)) else {
+        // `p.dims[K] = e;`: a struct's array member, kept under its dotted name.
+        let mut open = k + 1;
+        while matches!(tok(open), Some(Tok::Punct(".")))
+            && matches!(tok(open + 1), Some(Tok::Ident(_)))
+        {
+            open += 2;
+        }
+        let (Some(Tok::Ident(_)), Some(Tok::Punct("["))) = (tok(k), tok(open)) else {
             return None;
         };
+        let arr = &super::host::text_of(&toks[k..open]).replace(' ', "");
         let scalar = *self.host_scalars.get(arr)?;
+        let k = open - 1;
         let close = self.closing(k + 1)?;
         if !matches!(tok(close + 1), Some(Tok::Punct("="))) {
             return None;
@@ -215,7 +224,7 @@ impl Parser<'_> {
         };
         cells[usize::try_from(at).ok()?] = v;
         st.unknown.remove(arr);
-        st.fills.insert(arr.clone(), (cells, toks[k].line));
+        st.fills.insert(arr.to_string(), (cells, toks[k].line));
         Some(semi + 1)
     }
 }

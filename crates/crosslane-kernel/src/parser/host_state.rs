@@ -102,3 +102,25 @@ pub(super) struct HostState {
     /// launches left.
     pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
 }
+
+impl HostState {
+    /// Host struct (or array of structs) `h`'s member values as host code set them: each member
+    /// path below `h` and its cells (one for a struct's `h.n`, the fill's for an array's).
+    pub(super) fn struct_members(&self, h: &str) -> Vec<(String, Vec<String>)> {
+        let prefix = format!("{h}.");
+        let mut out: Vec<(String, Vec<String>)> = self
+            .fills
+            .iter()
+            .filter_map(|(n, (v, _))| Some((n.strip_prefix(&prefix)?.to_string(), v.clone())))
+            .collect();
+        for (n, v) in &self.env {
+            if let (Some(m), Some(t)) = (n.strip_prefix(&prefix), v.text()) {
+                if !out.iter().any(|(o, _)| o == m) {
+                    out.push((m.to_string(), vec![t]));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}

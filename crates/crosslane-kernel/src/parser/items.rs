@@ -160,6 +160,10 @@ impl Parser<'_> {
                 globals.push(g);
                 return Ok(true);
             }
+            if let Some(tables) = self.const_struct_tables()? {
+                program.constants.extend(tables);
+                return Ok(true);
+            }
             match self.const_table()? {
                 Some(t) => {
                     program.constants.push(t);
@@ -1268,7 +1272,8 @@ impl Parser<'_> {
     /// table's cells come from: the copy, undefined (a copy whose data could not be read), or
     /// zero (no copy: static storage starts zeroed, C++ [basic.start.static]).
     pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
-        let copies = std::mem::take(&mut self.symbol_copies);
+        let taken = std::mem::take(&mut self.symbol_copies);
+        let copies = self.split_struct_copies(taken);
         for t in &mut program.constants {
             t.copies = copies
                 .iter()

@@ -47,6 +47,7 @@ pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod const_eval;
+mod const_struct;
 mod deduce_class;
 mod device_vars;
 pub(crate) use const_eval::const_eval;
@@ -85,6 +86,7 @@ mod host_loop_launch;
 mod host_math;
 mod host_mem;
 mod host_nested;
+mod host_pitch;
 mod host_ptr;
 mod host_range_for;
 mod host_recur;
@@ -463,6 +465,9 @@ struct Parser<'a> {
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
     symbol_copies: Vec<host::SymbolCopy>,
+    /// `__constant__` variables of a struct type, by name: their members' tables
+    /// (`const_struct`).
+    const_structs: HashMap<String, const_struct::ConstStruct>,
     /// Whether the qualifiers read since the start of the current item named `__device__`.
     q_device: bool,
     /// Whether they named `__host__`.
@@ -695,6 +700,7 @@ impl<'a> Parser<'a> {
             host_calls_read: 0,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
+            const_structs: HashMap::new(),
             q_device: false,
             q_host: false,
             overloads: HashMap::new(),

@@ -578,6 +578,7 @@ impl Parser<'_> {
                 Ok(c) => {
                     if let Some(l) = self.launches.get_mut(i) {
                         l.kernel = c.key;
+                        l.overload_chosen = true;
                     }
                 }
                 Err(e) => self.diag(

@@ -48,6 +48,7 @@ mod kernel_host_fill_helpers;
 mod kernel_host_fills;
 mod kernel_host_memory;
 mod kernel_host_pointers;
+mod kernel_host_programs;
 mod kernel_host_state;
 mod kernel_host_types;
 mod kernel_inference;

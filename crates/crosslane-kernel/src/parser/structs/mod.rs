@@ -30,7 +30,7 @@ use crate::KernelError;
 mod arrays;
 mod bases;
 mod bitfields;
-mod by_value;
+pub(super) mod by_value;
 mod cv_overload;
 pub(crate) use cv_overload::const_key;
 pub(crate) use by_value::ParamCopy;
