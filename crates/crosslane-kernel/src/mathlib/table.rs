@@ -115,17 +115,19 @@ fn j0_bound(a: &[f64]) -> Bound {
 
 fn jnf_bound(a: &[f64]) -> Bound {
     // "jnf(n,x): For n = 128, the maximum absolute error is 2.2 x 10^-6": no other n bounded.
-    match a.first() {
-        Some(&n) if n == 128.0 => BESSEL_ABS_F32,
-        _ => Bound::Unstated,
+    if a.first() == Some(&128.0) {
+        BESSEL_ABS_F32
+    } else {
+        Bound::Unstated
     }
 }
 
 fn jn_bound(a: &[f64]) -> Bound {
     // "jn(n,x): For n = 128, the maximum absolute error is 5 x 10^-12".
-    match a.first() {
-        Some(&n) if n == 128.0 => BESSEL_ABS_F64,
-        _ => Bound::Unstated,
+    if a.first() == Some(&128.0) {
+        BESSEL_ABS_F64
+    } else {
+        Bound::Unstated
     }
 }
 
