@@ -279,6 +279,12 @@ impl Executor {
             Some(Builtin::Math) if mathlib::out_params(name).is_some() => {
                 return self.math_out(w, e, name, args, mask, cx);
             }
+            Some(Builtin::Math) if mathlib::table::reads_array(name) => {
+                return self.math_array(w, e, name, args, mask, cx);
+            }
+            Some(Builtin::Math) if matches!(name, "nan" | "nanf") => {
+                return self.math_nan(e, name, mask);
+            }
             Some(Builtin::Math) => {
                 let vals: Vec<Vec<LaneVal>> =
                     args.iter().map(|a| self.eval(w, a, mask, cx)).collect();

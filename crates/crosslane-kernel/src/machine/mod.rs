@@ -9,6 +9,7 @@ pub(crate) mod barrier;
 mod call;
 mod eval;
 pub(crate) mod maca_mem;
+mod math_array;
 pub(crate) mod partial;
 mod place;
 pub(crate) mod racecheck;

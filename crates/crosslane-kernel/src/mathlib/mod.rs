@@ -5,7 +5,8 @@
 //! intrinsics (`__float2int_rn`, `__double2ull_rz`: [`cast`]) and a `double`'s bits
 //! (`__double_as_longlong`: [`double_bits`]), clang's AMDGPU bit built-ins
 //! `ubfe`/`sbfe`/`perm` ([`amdgcn`]), the
-//! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), and the
+//! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), the special
+//! functions `libm` lacks (`erfcx`, `normcdfinv`, `cyl_bessel_i0`, `norm3d`: [`special`]), and the
 //! half-precision math functions of `cuda_fp16.h` / `cuda_bf16.h` ([`half_fns`]: `hexp`,
 //! `h2rsqrt`, …).
 //!
@@ -63,6 +64,7 @@ pub mod hip;
 pub mod integer;
 pub mod intrinsics;
 pub mod simd;
+pub mod special;
 pub mod table;
 pub mod to_float;
 
@@ -507,6 +509,8 @@ pub fn fast_math_name(name: &str) -> &str {
         "tanf" => "__tanf",
         "powf" => "__powf",
         "tanhf" => "__tanhf",
+        // CUDA Math API, `fdividef`: "If --use_fast_math is specified, use __fdividef()".
+        "fdividef" => "__fdividef",
         other => other,
     }
 }

@@ -5,7 +5,7 @@
 //! Mathematical Standard Library Functions with Maximum ULP Error" ([`super::SRC_F64`]) give it. The
 //! tables' bounds assume nvcc's defaults (`-prec-sqrt=true`, `-prec-div=true`).
 
-use super::{noted_result, num, single_overload, Bound, Call, INTRINSIC_NOTES};
+use super::{noted_result, num, single_overload, special, Bound, Call, INTRINSIC_NOTES};
 use crate::types::{KVal, Scalar};
 
 /// How a row's value is computed (in `f64`; a single-precision call rounds the arguments and
@@ -27,6 +27,16 @@ pub enum Eval {
     ToLong(fn(f64) -> f64),
     /// An `int` result (`ilogb`).
     ToInt(fn(f64) -> i32),
+    /// Four arguments (`norm4d`).
+    F4(fn(f64, f64, f64, f64) -> f64),
+    /// An `int` order, then the value (`jn(n, x)`).
+    IntF(fn(i32, f64) -> f64),
+    /// The length of an array (`normf(dim, p)`): the call's arguments are `dim` and then the
+    /// `dim` values the machine read through `p` ([`super::out_params`]'s sibling
+    /// [`reads_array`]).
+    Array(fn(&[f64]) -> f64),
+    /// A quiet NaN (`nanf(tagp)`), whatever the string.
+    Nan,
 }
 
 /// A row's maximum error in one precision.
@@ -81,6 +91,63 @@ fn lgammaf_bound(a: &[f64]) -> Bound {
     }
 }
 
+/// `2.2 × 10^-6` absolute, the single-precision Bessel functions' bound away from the origin
+/// (2^-18.79 ≥ 2.2 × 10^-6).
+const BESSEL_ABS_F32: Bound = Bound::AbsPow2(-18.79);
+/// `5 × 10^-12` absolute, the double-precision one (2^-37.54 ≥ 5 × 10^-12).
+const BESSEL_ABS_F64: Bound = Bound::AbsPow2(-37.54);
+
+fn j0f_bound(a: &[f64]) -> Bound {
+    // j0f, j1f, y0f, y1f: "9 for |x| < 8; otherwise, the maximum absolute error is 2.2 x 10^-6".
+    match a.first() {
+        Some(x) if x.abs() < 8.0 => Bound::Ulp(9),
+        _ => BESSEL_ABS_F32,
+    }
+}
+
+fn j0_bound(a: &[f64]) -> Bound {
+    // j0, j1, y0, y1: "7 for |x| < 8; otherwise, the maximum absolute error is 5 x 10^-12".
+    match a.first() {
+        Some(x) if x.abs() < 8.0 => Bound::Ulp(7),
+        _ => BESSEL_ABS_F64,
+    }
+}
+
+fn jnf_bound(a: &[f64]) -> Bound {
+    // "jnf(n,x): For n = 128, the maximum absolute error is 2.2 x 10^-6": no other n bounded.
+    if a.first() == Some(&128.0) {
+        BESSEL_ABS_F32
+    } else {
+        Bound::Unstated
+    }
+}
+
+fn jn_bound(a: &[f64]) -> Bound {
+    // "jn(n,x): For n = 128, the maximum absolute error is 5 x 10^-12".
+    if a.first() == Some(&128.0) {
+        BESSEL_ABS_F64
+    } else {
+        Bound::Unstated
+    }
+}
+
+fn ynf_bound(a: &[f64]) -> Bound {
+    // "ynf(n,x): ceil(2 + 2.5n) for |x| < n; otherwise, the maximum absolute error is
+    // 2.2 x 10^-6".
+    match a {
+        [n, x, ..] if x.abs() < *n => Bound::Ulp((2.0 + 2.5 * n).ceil().min(1e9) as u32),
+        _ => BESSEL_ABS_F32,
+    }
+}
+
+fn yn_bound(a: &[f64]) -> Bound {
+    // "yn(n,x): For |x| > 1.5n, the maximum absolute error is 5 x 10^-12": no bound otherwise.
+    match a {
+        [n, x, ..] if x.abs() > 1.5 * n => BESSEL_ABS_F64,
+        _ => Bound::Unstated,
+    }
+}
+
 fn lgamma_bound(a: &[f64]) -> Bound {
     // "4 (outside interval -23.0001 ... -2.2637; larger inside)".
     match a.first() {
@@ -107,6 +174,51 @@ pub const ROWS: &[Row] = &[
     row("cbrt", "cbrtf", F1(libm::cbrt), Ulp(1), Ulp(1)),
     row("rcbrt", "rcbrtf", F1(rcbrt), Ulp(1), Ulp(1)),
     row("hypot", "hypotf", F2(libm::hypot), Ulp(3), Ulp(2)),
+    row("rhypot", "rhypotf", F2(special::rhypot), Ulp(2), Ulp(1)),
+    row(
+        "norm3d",
+        "norm3df",
+        Eval::F3(special::norm3d, special::norm3d),
+        Ulp(3),
+        Ulp(2),
+    ),
+    row(
+        "rnorm3d",
+        "rnorm3df",
+        Eval::F3(special::rnorm3d, special::rnorm3d),
+        Ulp(2),
+        Ulp(1),
+    ),
+    row(
+        "norm4d",
+        "norm4df",
+        Eval::F4(special::norm4d),
+        Ulp(3),
+        Ulp(2),
+    ),
+    row(
+        "rnorm4d",
+        "rnorm4df",
+        Eval::F4(special::rnorm4d),
+        Ulp(2),
+        Ulp(1),
+    ),
+    // "An error bound can't be provided because a fast algorithm is used with accuracy loss
+    // due to round-off."
+    row(
+        "norm",
+        "normf",
+        Eval::Array(special::length),
+        Acc::Rule(unstated),
+        Acc::Rule(unstated),
+    ),
+    row(
+        "rnorm",
+        "rnormf",
+        Eval::Array(special::rlength),
+        Acc::Rule(unstated),
+        Acc::Rule(unstated),
+    ),
     // Trigonometric.
     row("sin", "sinf", F1(libm::sin), Ulp(2), Ulp(2)),
     row("cos", "cosf", F1(libm::cos), Ulp(2), Ulp(2)),
@@ -128,6 +240,10 @@ pub const ROWS: &[Row] = &[
     row("erf", "erff", F1(libm::erf), Ulp(2), Ulp(2)),
     row("erfc", "erfcf", F1(libm::erfc), Ulp(4), Ulp(5)),
     row("erfinv", "erfinvf", F1(erfinv), Ulp(2), Ulp(5)),
+    row("erfcinv", "erfcinvf", F1(erfcinv), Ulp(4), Ulp(6)),
+    row("erfcx", "erfcxf", F1(special::erfcx), Ulp(4), Ulp(4)),
+    row("normcdf", "normcdff", F1(special::normcdf), Ulp(5), Ulp(5)),
+    row("normcdfinv", "normcdfinvf", F1(normcdfinv), Ulp(5), Ulp(8)),
     row(
         "lgamma",
         "lgammaf",
@@ -136,6 +252,63 @@ pub const ROWS: &[Row] = &[
         Acc::Rule(lgamma_bound),
     ),
     row("tgamma", "tgammaf", F1(libm::tgamma), Ulp(5), Ulp(10)),
+    // Bessel functions.
+    row(
+        "j0",
+        "j0f",
+        F1(libm::j0),
+        Acc::Rule(j0f_bound),
+        Acc::Rule(j0_bound),
+    ),
+    row(
+        "j1",
+        "j1f",
+        F1(libm::j1),
+        Acc::Rule(j0f_bound),
+        Acc::Rule(j0_bound),
+    ),
+    row(
+        "jn",
+        "jnf",
+        Eval::IntF(libm::jn),
+        Acc::Rule(jnf_bound),
+        Acc::Rule(jn_bound),
+    ),
+    row(
+        "y0",
+        "y0f",
+        F1(libm::y0),
+        Acc::Rule(j0f_bound),
+        Acc::Rule(j0_bound),
+    ),
+    row(
+        "y1",
+        "y1f",
+        F1(libm::y1),
+        Acc::Rule(j0f_bound),
+        Acc::Rule(j0_bound),
+    ),
+    row(
+        "yn",
+        "ynf",
+        Eval::IntF(libm::yn),
+        Acc::Rule(ynf_bound),
+        Acc::Rule(yn_bound),
+    ),
+    row(
+        "cyl_bessel_i0",
+        "cyl_bessel_i0f",
+        F1(special::bessel_i0),
+        Ulp(6),
+        Ulp(6),
+    ),
+    row(
+        "cyl_bessel_i1",
+        "cyl_bessel_i1f",
+        F1(special::bessel_i1),
+        Ulp(6),
+        Ulp(6),
+    ),
     // Rounding (each exact: "0" in the tables).
     row("ceil", "ceilf", F1(f64::ceil), Exact, Exact),
     row("floor", "floorf", F1(f64::floor), Exact, Exact),
@@ -189,6 +362,20 @@ pub const ROWS: &[Row] = &[
     row("nextafter", "nextafterf", F2(nextafter_any), Exact, Exact),
     row("ldexp", "ldexpf", Eval::FInt(libm::ldexp), Exact, Exact),
     row("scalbn", "scalbnf", Eval::FInt(libm::scalbn), Exact, Exact),
+    // scalbln's `long` exponent: any |n| beyond an int's range over- or underflows alike.
+    row(
+        "scalbln",
+        "scalblnf",
+        Eval::FInt(libm::scalbn),
+        Exact,
+        Exact,
+    ),
+    // CUDA Math API, `fdividef(x, y)`: x / y, which -prec-div=true (nvcc's default) rounds
+    // correctly (no double-precision form; `--use_fast_math` makes it `__fdividef`).
+    row("", "fdividef", F2(divide), Exact, Exact),
+    // CUDA Math API, `nan(tagp)` / `nanf(tagp)`: "a representation of a quiet NaN"; the
+    // string selects the payload, which this interpreter's float values do not keep.
+    row("nan", "nanf", Eval::Nan, Exact, Exact),
     row("ilogb", "ilogbf", Eval::ToInt(libm::ilogb), Exact, Exact),
     row("logb", "logbf", F1(logb), Exact, Exact),
     // Classification (C++ `bool` results, CUDA Math API).
@@ -242,6 +429,38 @@ pub fn find(name: &str) -> Option<(usize, &'static Row, bool)> {
             None
         }
     })
+}
+
+/// The functions whose second argument is an array they read (`normf(dim, p)`): the machine
+/// passes `dim` and the values read.
+pub fn reads_array(name: &str) -> bool {
+    matches!(
+        find(name),
+        Some((
+            _,
+            Row {
+                eval: Eval::Array(_),
+                ..
+            },
+            _
+        ))
+    )
+}
+
+fn unstated(_: &[f64]) -> Bound {
+    Bound::Unstated
+}
+
+fn divide(x: f64, y: f64) -> f64 {
+    x / y
+}
+
+fn erfcinv(y: f64) -> f64 {
+    special::erfcinv(y, erfinv)
+}
+
+fn normcdfinv(p: f64) -> f64 {
+    special::normcdfinv(p, erfinv)
 }
 
 fn rsqrt(x: f64) -> f64 {
@@ -316,7 +535,7 @@ fn cospi(x: f64) -> f64 {
 /// The inverse error function: the `y` with `erf(y) = x`, found by bisection then Newton on
 /// `libm::erf` (and on `erfc` for |x| > 1/2, where `1 − |x|` is exact and keeps the digits).
 /// ±1 give ±∞, |x| > 1 NaN (CUDA Math API, `erfinv`).
-fn erfinv(x: f64) -> f64 {
+pub(crate) fn erfinv(x: f64) -> f64 {
     if x.is_nan() || x.abs() > 1.0 {
         return f64::NAN;
     }
@@ -391,7 +610,10 @@ fn eval_at(r: &Row, single: bool, p: &[f64], n: i32) -> f64 {
                 f(p[0], n)
             }
         }
-        Eval::Pred(_) | Eval::ToInt(_) | Eval::ToLong(_) => f64::NAN,
+        Eval::F4(f) => f(p[0], p[1], p[2], p[3]),
+        Eval::IntF(f) => f(n, p[1]),
+        Eval::Array(f) => f(p.get(1..).unwrap_or(&[])),
+        Eval::Pred(_) | Eval::ToInt(_) | Eval::ToLong(_) | Eval::Nan => f64::NAN,
     }
 }
 
@@ -414,23 +636,41 @@ fn call_row(
     // `exp(float)` is the float overload; `isnan` and friends take either.
     let single = single_name || single_overload(args);
     let ty = if single { Scalar::F32 } else { Scalar::F64 };
+    if matches!(r.eval, Eval::Nan) {
+        return Ok(Call::value(KVal::float(ty, f64::NAN)));
+    }
     let arity = match r.eval {
         F1(_) | Eval::Pred(_) | Eval::ToLong(_) | Eval::ToInt(_) => 1,
-        F2(_) | Eval::FInt(_) => 2,
+        F2(_) | Eval::FInt(_) | Eval::IntF(_) => 2,
         Eval::F3(..) => 3,
+        Eval::F4(_) => 4,
+        Eval::Array(_) => args.len().max(1),
+        Eval::Nan => 0,
+    };
+    // The integer arguments: `ldexp`'s exponent, `jn`'s order, `normf`'s dimension.
+    let int_arg = |k: usize| match r.eval {
+        Eval::FInt(_) => k == 1,
+        Eval::IntF(_) | Eval::Array(_) => k == 0,
+        _ => false,
     };
     let mut xs = Vec::with_capacity(arity);
     for k in 0..arity {
         let x = num(name, args, k)?;
         // A single-precision function's argument is a float (an exact conversion for every
         // float, half or bfloat16 value; an integer or double rounds as C converts it).
-        xs.push(if single && !matches!(r.eval, Eval::FInt(_) if k == 1) {
+        xs.push(if single && !int_arg(k) {
             x as f32 as f64
         } else {
             x
         });
     }
     let x0 = xs[0];
+    // The `int` argument, clamped to `int`'s range (a `long` exponent beyond it over- or
+    // underflows as the clamped one does).
+    let int_at = |k: usize| {
+        let n = args.get(k).and_then(KVal::as_int).unwrap_or(0);
+        n.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32
+    };
     let value = match r.eval {
         F1(f) => f(x0),
         F2(_) if r.double == "nextafter" && single => {
@@ -445,14 +685,17 @@ fn call_row(
             }
         }
         Eval::FInt(f) => {
-            let n = args.get(1).and_then(KVal::as_int).unwrap_or(0);
-            let n = n.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32;
+            let n = int_at(1);
             if single {
                 f64::from(libm::scalbnf(x0 as f32, n))
             } else {
                 f(x0, n)
             }
         }
+        Eval::F4(f) => f(x0, xs[1], xs[2], xs[3]),
+        Eval::IntF(f) => f(int_at(0), xs[1]),
+        Eval::Array(f) => f(&xs[1..]),
+        Eval::Nan => f64::NAN,
         Eval::Pred(p) => return Ok(Call::value(KVal::bool(p(x0)))),
         Eval::ToInt(f) => {
             return Ok(Call::value(KVal::int(Scalar::I32, i128::from(f(x0)))));
@@ -472,10 +715,8 @@ fn call_row(
     };
     let own = note(index, r, single, &xs);
     let n = match r.eval {
-        Eval::FInt(_) => {
-            let n = args.get(1).and_then(KVal::as_int).unwrap_or(0);
-            n.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32
-        }
+        Eval::FInt(_) => int_at(1),
+        Eval::IntF(_) => int_at(0),
         _ => 0,
     };
     // The integer exponent of `ldexp` is exact: only the value's error carries.

@@ -58,6 +58,7 @@ mod kernel_layout_attrs;
 mod kernel_maca;
 mod kernel_macro_kernels;
 mod kernel_mask_groups;
+mod kernel_math_special;
 mod kernel_member_templates;
 mod kernel_memcpy;
 mod kernel_namespaces;
