@@ -126,6 +126,12 @@ impl Template {
     pub(super) fn params(&self) -> &[TParam] {
         &self.params
     }
+
+    /// Per function parameter: the template type parameter its type names, and whether
+    /// through a pointer or an array reference (`T* p`), as [`Parser::bind_call`] deduces.
+    pub(super) fn deduce_sources(&self) -> (&[Option<String>], &[bool]) {
+        (&self.deduce_from, &self.deduce_ptr)
+    }
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
@@ -527,6 +533,12 @@ impl Parser<'_> {
     /// One template argument at the position: a function's name, a struct type, a value type
     /// or a constant expression (read up to a `>` or `,` of the list).
     pub(super) fn template_arg(&mut self) -> PResult<TArg> {
+        // `f<int, Op<int>, ::B2>()`: the name the file scope declares (C++17
+        // [basic.lookup.qual]/4: a name prefixed by the unary scope operator `::` is looked
+        // up in global scope); the reading goes on at the name.
+        if self.is_punct("::") && matches!(self.peek(1), Tok::Ident(_)) {
+            self.bump();
+        }
         let at = self.span();
         // A type parameter bound here (`Vec` in `first<Vec, N>(a)` inside `template <typename
         // Vec, int N>`) hides a class template of the same name ([temp.local]/6: a template
