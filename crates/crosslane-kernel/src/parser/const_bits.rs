@@ -10,12 +10,10 @@
 //! "Builtin Functions": GCC's). At 0 `clz`/`ctz` give no value here, so the constant
 //! expression is refused (Clang rejects `__builtin_clz(0)` in a constant expression too).
 
-use super::const_eval::HostVal;
-
-/// The value of bit built-in `name` applied to `x` (converted to the built-in's unsigned
-/// parameter type, modulo 2^N as [conv.integral]/2 converts), `None` when `name` is none of
-/// them, `x` is no integer, or `clz`/`ctz` is given 0 (undefined, see the module's doc).
-pub(super) fn builtin_bits(name: &str, x: HostVal) -> Option<HostVal> {
+/// The value (an `int`) of bit built-in `name` applied to integer `v` (converted to the
+/// built-in's unsigned parameter type, modulo 2^N as [conv.integral]/2 converts), `None` when
+/// `name` is none of them or `clz`/`ctz` is given 0 (undefined, see the module's doc).
+pub(super) fn builtin_bits(name: &str, v: i128) -> Option<i128> {
     let (op, wide) = match name {
         "__builtin_clz" => ("clz", false),
         "__builtin_ctz" => ("ctz", false),
@@ -25,7 +23,6 @@ pub(super) fn builtin_bits(name: &str, x: HostVal) -> Option<HostVal> {
         "__builtin_popcountl" | "__builtin_popcountll" => ("popcount", true),
         _ => return None,
     };
-    let v = x.int()?;
     // The low 32 or 64 bits: the argument as the parameter's unsigned type.
     let bits = if wide { v as u64 } else { u64::from(v as u32) };
     let width = if wide { 64 } else { 32 };
@@ -35,7 +32,7 @@ pub(super) fn builtin_bits(name: &str, x: HostVal) -> Option<HostVal> {
         "clz" => bits.leading_zeros() - (64 - width),
         _ => bits.trailing_zeros(),
     };
-    Some(HostVal::Int(i128::from(n)))
+    Some(i128::from(n))
 }
 
 #[cfg(test)]
@@ -43,7 +40,7 @@ mod tests {
     use super::*;
 
     fn at(name: &str, v: i128) -> Option<i128> {
-        builtin_bits(name, HostVal::Int(v)).and_then(HostVal::int)
+        builtin_bits(name, v)
     }
 
     #[test]

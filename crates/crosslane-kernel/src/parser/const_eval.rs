@@ -447,9 +447,9 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         }
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
         // `__builtin_clz(num - 1)` in a `constexpr` function ([`super::const_bits`]).
-        ExprKind::Call(name, args) if args.len() == 1 && name.starts_with("__builtin_") => {
-            super::const_bits::builtin_bits(name, const_eval(&args[0], env)?)?
-        }
+        ExprKind::Call(name, args) if args.len() == 1 && name.starts_with("__builtin_") => Int(
+            super::const_bits::builtin_bits(name, const_eval(&args[0], env)?.int()?)?,
+        ),
         // `sinf(i * 0.1f)`, `__float2half(x)` in host code: the host's value.
         ExprKind::Call(name, args) if HOST_MATH.with(std::cell::Cell::get) => {
             let mut vals = Vec::with_capacity(args.len());

@@ -97,3 +97,88 @@ int main() {
         }
     }
 }
+
+#[test]
+fn reinterpret_cast_to_the_members_own_type_is_assignable() {
+    // llama.cpp's `reinterpret_cast<half&>(y.ds.x) = d`: ds[i] = {x, 2x} with x = 1.5.
+    let src = "\
+#include <cuda_fp16.h>
+__global__ void k(half2* ds, const float* x) {
+    reinterpret_cast<half&>(ds[threadIdx.x].x) = x[threadIdx.x];
+    reinterpret_cast<half&>(ds[threadIdx.x].y) = 2.0f * x[threadIdx.x];
+}
+";
+    let t = run_finished(
+        src,
+        launch(Dialect::Cuda, 2, &[("ds", 4, "zero"), ("x", 2, "1.5")]),
+    );
+    let comps: Vec<Vec<f64>> = t
+        .buffer("ds")
+        .expect("ds")
+        .iter()
+        .map(|c| match c {
+            Some(crosslane_kernel::KVal::Vector { items, .. }) => items
+                .iter()
+                .map(|v| v.as_f64().unwrap_or(f64::NAN))
+                .collect(),
+            other => panic!("ds: {other:?}"),
+        })
+        .collect();
+    assert_eq!(comps, vec![vec![1.5, 3.0], vec![1.5, 3.0]]);
+}
+
+#[test]
+fn a_function_template_of_the_sources_own_named_block_reduce_is_not_cubs() {
+    // PyTorch's `BlockReduce<T, Op>(val, op)`: combine(val, val) = 2 * lane.
+    let src = "\
+template <typename T> struct SumOp { __device__ T combine(T a, T b) const { return a + b; } };
+template <typename T, class ReduceOp>
+__device__ T BlockReduce(T val, const ReduceOp& op) { return op.combine(val, val); }
+__global__ void k(int* o) {
+  o[threadIdx.x] = BlockReduce<int, SumOp<int>>(threadIdx.x, SumOp<int>());
+}
+";
+    let t = run_finished(src, launch(Dialect::Cuda, 4, &[("o", 4, "zero")]));
+    assert_eq!(ints(&t, "o"), vec![Some(0), Some(2), Some(4), Some(6)]);
+}
+
+#[test]
+fn a_constexpr_function_using_builtin_clz_is_a_template_argument() {
+    // _nextPow2(32): 1 << (32 - clz(31)) = 1 << (32 - 27) = 32; _nextPow2(33): clz(32) = 26,
+    // 1 << 6 = 64; popcount(0xF0) + ctz(8) = 4 + 3 = 7.
+    let src = "\
+#include <climits>
+static constexpr int _nextPow2(unsigned int num) {
+  if (num <= 1) return num;
+  return 1 << (CHAR_BIT * sizeof(num) - __builtin_clz(num - 1));
+}
+constexpr int bits() { return __builtin_popcount(0xF0u) + __builtin_ctzll(8ull); }
+template <int N> __device__ int get() { return N; }
+__global__ void k(int* o) {
+  o[0] = get<_nextPow2(1024 / 32)>();
+  o[1] = get<_nextPow2(33)>();
+  o[2] = get<bits()>();
+}
+";
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 3, "zero")]));
+    assert_eq!(ints(&t, "o"), vec![Some(32), Some(64), Some(7)]);
+}
+
+#[test]
+fn hip_warp_size_is_a_default_template_argument_of_the_targets_wave() {
+    // wsum<int>(1) over numLanes = warpSize lanes: 64 on the default gfx942, 32 on gfx1100.
+    let src = "\
+template <typename T, int numLanes = warpSize>
+__device__ T wsum(T val) {
+  for (int mask = numLanes >> 1; mask > 0; mask >>= 1) val += __shfl_xor(val, mask);
+  return val;
+}
+__global__ void k(int* o) { o[threadIdx.x] = wsum<int>(1); }
+";
+    let t = run_finished(src, launch(Dialect::Hip, 64, &[("o", 64, "zero")]));
+    assert_eq!(ints(&t, "o"), vec![Some(64); 64]);
+    let mut rdna = launch(Dialect::Hip, 32, &[("o", 32, "zero")]);
+    rdna.preprocess.arch = Some("gfx1100".into());
+    let t = run_finished(src, rdna);
+    assert_eq!(ints(&t, "o"), vec![Some(32); 32]);
+}
