@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::ast::*;
-use crate::types::{BinOp, Scalar, UnOp};
+use crate::types::{BinOp, KVal, Scalar, UnOp};
 
 thread_local! {
     /// Set when an evaluation gave no value because a signed result was out of its type's
@@ -317,6 +317,29 @@ pub(super) fn decl_scalar(words: &[&str]) -> Option<Scalar> {
     })
 }
 
+/// A constant of the C and CUDA headers (`INFINITY`, `NAN`, `FLT_MAX`, `INT_MAX`, `M_PI`,
+/// `CUDART_INF_F`, …: [`crate::mathlib::constants`], which cites C11 5.2.4.2 and 7.12p3-5)
+/// as host arithmetic holds it: a `float` one as `float` (`-INFINITY` in a host fill is
+/// `float`'s negative infinity), a `double` one as `double`, an integer one as its type.
+fn library_constant(name: &str) -> Option<HostVal> {
+    Some(match crate::mathlib::constants::constant(name)? {
+        KVal::Float {
+            ty: Scalar::F32, x, ..
+        } => HostVal::F32(x as f32),
+        KVal::Float {
+            ty: Scalar::F64, x, ..
+        } => HostVal::Float(x),
+        k @ KVal::Int { ty, .. } => {
+            let v = k.as_int()?;
+            match IntTy::of(ty) {
+                Some(IntTy::I32) | None => HostVal::Int(v),
+                Some(t) => HostVal::Typed(v, t),
+            }
+        }
+        _ => return None,
+    })
+}
+
 /// Evaluates a constant host expression: literals, names in `env`, `+ - * / % << >> & | ^`,
 /// comparisons, `?:`, casts, `sizeof`, `dim3(x, y, z)`, `min`/`max`. `None` for anything else.
 /// Walks an expression the parser built, so its height is bounded by the depth budget.
@@ -347,7 +370,10 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         ExprKind::Bool(b) => Int(i128::from(*b)),
         // `sizeof` is a `size_t` ([expr.sizeof]/6).
         ExprKind::SizeOf(n) => HostVal::Typed(i128::from(*n), IntTy::U64),
-        ExprKind::Ident(n) => *env.get(n)?,
+        ExprKind::Ident(n) => match env.get(n) {
+            Some(v) => *v,
+            None => library_constant(n)?,
+        },
         ExprKind::Cast(ty, x) => {
             let v = const_eval(x, env)?;
             match ty {
@@ -428,6 +454,10 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             )
         }
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
+        // `__builtin_clz(num - 1)` in a `constexpr` function ([`super::const_bits`]).
+        ExprKind::Call(name, args) if args.len() == 1 && name.starts_with("__builtin_") => Int(
+            super::const_bits::builtin_bits(name, const_eval(&args[0], env)?.int()?)?,
+        ),
         // `sinf(i * 0.1f)`, `__float2half(x)` in host code: the host's value.
         ExprKind::Call(name, args) if HOST_MATH.with(std::cell::Cell::get) => {
             let mut vals = Vec::with_capacity(args.len());

@@ -167,9 +167,20 @@ impl Parser<'_> {
         {
             k += 2;
         }
-        // A class of the source's own with one of these names is the source's.
-        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "BlockRadixSort") && !self.is_struct_name(w))
+        // A class of the source's own with one of these names is the source's; so is, when
+        // the name is not written `cub::`, a function template of its own (PyTorch's
+        // `BlockReduce<T, Op>(val, op, …)` in block_reduce.cuh).
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "BlockRadixSort") && !self.is_struct_name(w) && (k > 0 || !self.own_function_template(w)))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
+    }
+
+    /// Whether the source defines a function template named `w` (not a class template).
+    fn own_function_template(&self, w: &str) -> bool {
+        !self.class_templates.contains_key(w)
+            && self
+                .templates
+                .keys()
+                .any(|n| n == w || n.strip_suffix(w).is_some_and(|ns| ns.ends_with("::")))
     }
 
     /// A constant template argument (a power-of-two check is the caller's).

@@ -120,13 +120,20 @@ impl Parser<'_> {
                 ),
             );
         }
+        // A host launch whose instance was not read says why (`host_template_launch`).
+        let unread: String = self
+            .diags
+            .iter()
+            .filter(|d| d.rule == super::host_template_launch::UNREAD_LAUNCH_RULE)
+            .map(|d| format!("\n  {}:{}: {}", d.line, d.col, d.message))
+            .collect();
         KernelError::new(
             1,
             1,
             format!(
                 "no function to run: the source's kernels are templates, and a template kernel \
-                 runs once its arguments are named (a launch in host code, or --entry). Choose \
-                 one:\n{}",
+                 runs once its arguments are named (a launch in host code, or --entry).{unread}\n\
+                 Choose one:\n{}",
                 lines.join("\n")
             ),
         )

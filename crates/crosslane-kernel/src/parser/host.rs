@@ -548,7 +548,7 @@ impl Parser<'_> {
         // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
         let mut chevrons = k + 1;
         let mut kernel = ident(k).map(str::to_string);
-        if let Some((m, after)) = self.host_template_kernel(st, k, close) {
+        if let Some((m, after)) = self.host_template_kernel(st, k, close, &[]) {
             kernel = Some(m);
             chevrons = after;
         }
@@ -622,8 +622,8 @@ impl Parser<'_> {
                             let first = (a..b).find(|&i| {
                                 matches!(&toks[i].tok, Tok::Ident(n) if n != "HIP_KERNEL_NAME")
                             });
-                            let instance =
-                                first.and_then(|i| self.host_template_kernel(st, i, b + 1));
+                            let instance = first
+                                .and_then(|i| self.host_template_kernel(st, i, b + 1, &parts[5..]));
                             let kernel = match instance {
                                 Some((m, _)) => m,
                                 None => toks[a..b]
@@ -921,90 +921,6 @@ impl Parser<'_> {
             return end + 1;
         }
         stmt_end() + 1
-    }
-
-    /// `k<T, N>` at `k` naming a kernel template, instantiated with host constants and types:
-    /// the instance's name and the index after its `>`; `None` when `k` is no template or an
-    /// argument is neither (`TestType` of a test framework).
-    fn host_template_kernel(
-        &mut self,
-        st: &HostState,
-        k: usize,
-        close: usize,
-    ) -> Option<(String, usize)> {
-        let toks = self.toks;
-        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-        let ident = |i: usize| match tok(i) {
-            Some(Tok::Ident(n)) => Some(n.as_str()),
-            _ => None,
-        };
-        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
-            if self.templates.contains_key(name) {
-                let name = name.to_string();
-                let mut depth = 0usize;
-                let close = (k + 1..close).find(|&i| {
-                    match tok(i) {
-                        Some(Tok::Punct("<")) => depth += 1,
-                        Some(Tok::Punct(">")) => {
-                            depth -= 1;
-                            return depth == 0;
-                        }
-                        _ => {}
-                    }
-                    false
-                });
-                if let Some(c) = close {
-                    // Each argument: a host constant, else a type.
-                    let mut args = Vec::new();
-                    for (a, b) in split_commas(toks, k + 2, c) {
-                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
-                            args.push(super::templates::TArg::Value(n));
-                            continue;
-                        }
-                        let mut slice: Vec<Token> = toks[a..b].to_vec();
-                        slice.push(Token {
-                            tok: Tok::Eof,
-                            ..toks[b - 1].clone()
-                        });
-                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-                        sub.aliases = std::mem::take(&mut self.aliases);
-                        let ty = sub.base_type();
-                        self.aliases = std::mem::take(&mut sub.aliases);
-                        match ty {
-                            Ok(crate::types::Ty::Val(v)) => {
-                                args.push(super::templates::TArg::Type(v));
-                            }
-                            _ => break,
-                        }
-                    }
-                    let span = Span {
-                        line: toks[k].line,
-                        col: toks[k].col,
-                    };
-                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
-                        return Some((m, c + 1));
-                    }
-                }
-                // Arguments the host reading does not know (a function, a struct, a class
-                // template, a list closed by `>>`): read as any template argument list is.
-                let save = (self.pos, self.gt_owed);
-                self.pos = k + 1;
-                let span = Span {
-                    line: toks[k].line,
-                    col: toks[k].col,
-                };
-                let read = self.template_args();
-                let after = self.pos;
-                self.pos = save.0;
-                self.gt_owed = save.1;
-                if let Ok(args) = read {
-                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
-                        return Some((m, after));
-                    }
-                }
-            }
-        }
-        None
     }
 
     /// A host array filled by a library call whose parentheses open at `open`: `fill_n(h, N,

@@ -747,6 +747,21 @@ impl Parser<'_> {
                     .filter(|t| matches!(t.tok, Tok::Punct("*")))
                     .count()
                     <= 1;
+            // `const float& y`, `float const & y` (east const, C++17 [dcl.type]/2: the
+            // cv-qualifier may follow the type it qualifies): `const` after the last `*`
+            // before the `&` qualifies the referenced type; `const float*& p` refers to a
+            // pointer that is not const.
+            let declarator = &self.toks[at_pos..self.pos];
+            let amp = declarator
+                .iter()
+                .position(|t| matches!(t.tok, Tok::Punct("&" | "&&")))
+                .unwrap_or(declarator.len());
+            let star = declarator[..amp]
+                .iter()
+                .rposition(|t| matches!(t.tok, Tok::Punct("*")));
+            let const_referred = declarator[star.map_or(0, |s| s + 1)..amp]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
             if const_param {
                 if let Tok::Ident(n) = self.peek(0) {
                     self.param_consts.insert(n.clone());
@@ -848,7 +863,7 @@ impl Parser<'_> {
                 name,
                 ty,
                 reference,
-                const_ref: reference && is_const,
+                const_ref: reference && (is_const || const_referred),
                 span: at,
             });
             if self.eat(")") {

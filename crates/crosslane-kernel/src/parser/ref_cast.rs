@@ -14,6 +14,7 @@
 //! - any other value of a known non-struct type: its first `sizeof(T)` bytes read as `T`
 //!   (`__crosslane_bytes:T(0, x)`; more bytes than `x` has is an error when it runs), read-only:
 //!   an assignment to it is refused at its line:column ([`read_only_target`]);
+//! - the operand's own type (`reinterpret_cast<half&>(h2.x)`): the operand itself, assignable;
 //! - two integer types with `T` no wider than the operand: the integral conversion, which is
 //!   that read already ([conv.integral]/2: modulo 2^N keeps the low, first, bytes);
 //! - a struct operand: unchanged (the cast as the front end reads it otherwise).
@@ -36,6 +37,12 @@ impl Parser<'_> {
         let from = self.expr_type(&x);
         let size = |v: ValTy| reinterpret::scalar_bytes(v.scalar) * usize::from(v.lanes.max(1));
         if let Some(f) = from {
+            // The same type: the glvalue itself ("refers to the same object … with the
+            // specified type", which is its own), so it can be assigned (llama.cpp's
+            // `reinterpret_cast<half&>(y[ib].ds.x) = d;` of a `half2` member).
+            if f == to_v {
+                return x.kind;
+            }
             let ints = |v: ValTy| v.lanes <= 1 && !v.scalar.is_float();
             if f == to_v || (ints(f) && ints(to_v) && size(to_v) <= size(f)) {
                 return keep(x);

@@ -366,8 +366,9 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
-                    // `auto& v = …;`, `auto&& v = …;`, `auto [a, b] = …;`
-                    || (w == "auto" && matches!(self.peek(1), Tok::Punct("&" | "&&" | "[")))
+                    // `auto& v = …;`, `auto&& v = …;`, `auto [a, b] = …;`, `auto* p = …;`
+                    // (`auto` is a keyword: it starts no expression, C++17 [dcl.spec.auto])
+                    || (w == "auto" && matches!(self.peek(1), Tok::Punct("&" | "&&" | "[" | "*")))
                     || self.cub_kv_starts()
                     || self.trait_type_starts()
                     || self.member_type_starts()

@@ -126,6 +126,12 @@ impl Template {
     pub(super) fn params(&self) -> &[TParam] {
         &self.params
     }
+
+    /// Per function parameter: the template type parameter its type names, and whether
+    /// through a pointer or an array reference (`T* p`), as [`Parser::bind_call`] deduces.
+    pub(super) fn deduce_sources(&self) -> (&[Option<String>], &[bool]) {
+        (&self.deduce_from, &self.deduce_ptr)
+    }
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
@@ -527,6 +533,12 @@ impl Parser<'_> {
     /// One template argument at the position: a function's name, a struct type, a value type
     /// or a constant expression (read up to a `>` or `,` of the list).
     pub(super) fn template_arg(&mut self) -> PResult<TArg> {
+        // `f<int, Op<int>, ::B2>()`: the name the file scope declares (C++17
+        // [basic.lookup.qual]/4: a name prefixed by the unary scope operator `::` is looked
+        // up in global scope); the reading goes on at the name.
+        if self.is_punct("::") && matches!(self.peek(1), Tok::Ident(_)) {
+            self.bump();
+        }
         let at = self.span();
         // A type parameter bound here (`Vec` in `first<Vec, N>(a)` inside `template <typename
         // Vec, int N>`) hides a class template of the same name ([temp.local]/6: a template
@@ -905,6 +917,27 @@ impl Parser<'_> {
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.constexpr_fns = self.constexpr_fns.clone();
+        // `template <typename T, int numLanes = warpSize>` (vLLM on ROCm): HIP's device
+        // `warpSize` is a constexpr of the target's wave size through ROCm 6 (the HIP version
+        // modelled is 6.2, docs/kernels.md); ROCm 7.0 made it a run-time value (ROCm/apex
+        // PR 231, "In ROCm 7.0, the warpSize variable is no longer constexpr"). CUDA's
+        // `warpSize` is a built-in variable, no constant (CUDA C++ Programming Guide,
+        // "Built-in Variables"), so there the default stays unread.
+        if self.hip && !self.consts.contains_key("warpSize") {
+            let at = slice[0].clone();
+            let wave = Expr::new(
+                ExprKind::Int {
+                    value: u64::from(self.wave),
+                    unsigned: false,
+                    long: false,
+                },
+                Span {
+                    line: at.line,
+                    col: at.col,
+                },
+            );
+            sub.consts.insert("warpSize".to_string(), wave);
+        }
         let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
         bind_template_args(&mut sub, &ps, &args);
         // A default naming a struct (`typename B = Block1D`, `= Pair<T>`): the struct

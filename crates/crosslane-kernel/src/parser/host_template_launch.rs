@@ -1,0 +1,317 @@
+//! A template kernel launched from host code (`k<T, N><<<g, b>>>(…)`,
+//! `hipLaunchKernelGGL(k<T, N>, …)`): its explicit template arguments read as host constants
+//! and types, and the parameters after them deduced from the launch's arguments as a call
+//! deduces them (C++17 [temp.deduct.call]/1: a template parameter that no explicit argument
+//! gives is deduced from the type of the argument of each function parameter whose type names
+//! it; [temp.arg.explicit]/4: trailing arguments that can be deduced may be omitted, so
+//! `scale<4><<<1, 32>>>(d, 1)` with `template <int N, typename I> __global__ void scale(I* d,
+//! int n)` deduces `I = int` from `int* d`). A launch whose instance cannot be read is said
+//! (a warning naming it), never dropped silently.
+
+use super::const_eval::{HostVal, IntTy};
+use super::host::{split_commas, text_of, HostState};
+use super::templates::TArg;
+use super::Parser;
+use crate::ast::Span;
+use crate::lexer::{Tok, Token};
+use crate::types::{Scalar, ValTy};
+use crosslane_core::result::Level;
+
+/// The rule the warning of an unread template launch cites; the "no function to run" error
+/// repeats those warnings ([`super::entry_list`]).
+pub(super) const UNREAD_LAUNCH_RULE: &str = "C++17 [temp.deduct.call]";
+
+/// Most tokens looked back over for a host variable's declaration (its type word).
+const MAX_DECL_LOOKBACK: usize = 4096;
+
+impl Parser<'_> {
+    /// `k<T, N>` at `k` naming a kernel template, instantiated with host constants and types
+    /// and, for the parameters after those given, what the launch's arguments deduce
+    /// (`launch`: their token ranges; empty when not known here, then read from the `<<<…>>>(…)`
+    /// after the list). The instance's name and the index after its `>`; `None` when `k` is no
+    /// template or an argument is neither (`TestType` of a test framework), and then, when
+    /// the tokens hold a launch, a warning names it.
+    pub(super) fn host_template_kernel(
+        &mut self,
+        st: &HostState,
+        k: usize,
+        close: usize,
+        launch: &[(usize, usize)],
+    ) -> Option<(String, usize)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let (Some(Tok::Ident(name)), Some(Tok::Punct("<"))) = (tok(k), tok(k + 1)) else {
+            return None;
+        };
+        if !self.templates.contains_key(name) {
+            return None;
+        }
+        let name = name.clone();
+        let span = Span {
+            line: toks[k].line,
+            col: toks[k].col,
+        };
+        let mut depth = 0usize;
+        let list_close = (k + 1..close).find(|&i| {
+            match tok(i) {
+                Some(Tok::Punct("<")) => depth += 1,
+                Some(Tok::Punct(">")) => {
+                    depth -= 1;
+                    return depth == 0;
+                }
+                _ => {}
+            }
+            false
+        });
+        let mut why = None;
+        if let Some(c) = list_close {
+            // Each argument: a host constant, else a type.
+            let mut args = Vec::new();
+            let mut all = true;
+            for (a, b) in split_commas(toks, k + 2, c) {
+                if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                    args.push(TArg::Value(n));
+                    continue;
+                }
+                let mut slice: Vec<Token> = toks[a..b].to_vec();
+                slice.push(Token {
+                    tok: Tok::Eof,
+                    ..toks[b - 1].clone()
+                });
+                let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+                sub.aliases = std::mem::take(&mut self.aliases);
+                let ty = sub.base_type();
+                self.aliases = std::mem::take(&mut sub.aliases);
+                match ty {
+                    Ok(crate::types::Ty::Val(v)) => args.push(TArg::Type(v)),
+                    _ => {
+                        all = false;
+                        break;
+                    }
+                }
+            }
+            if all {
+                let launch = self.launch_arg_ranges(c + 1, close, launch);
+                match self.instantiate_launch(st, &name, args, &launch, span) {
+                    Ok(m) => return Some((m, c + 1)),
+                    Err(e) => why = Some(e),
+                }
+            }
+        }
+        // Arguments the host reading does not know (a function, a struct, a class
+        // template, a list closed by `>>`): read as any template argument list is.
+        let save = (self.pos, self.gt_owed);
+        self.pos = k + 1;
+        let read = self.template_args();
+        let after = self.pos;
+        self.pos = save.0;
+        self.gt_owed = save.1;
+        match read {
+            Ok(args) => {
+                let launch = self.launch_arg_ranges(after, close, launch);
+                match self.instantiate_launch(st, &name, args, &launch, span) {
+                    Ok(m) => return Some((m, after)),
+                    Err(e) => why = why.or(Some(e)),
+                }
+            }
+            Err(e) => why = why.or(Some(e.message)),
+        }
+        self.warn_unread_launch(k, close, &name, why);
+        None
+    }
+
+    /// Instantiates template `name` with explicit arguments `given` and, when those do not
+    /// bind every parameter, the ones deduced from the launch's arguments `launch`.
+    ///
+    /// # Errors
+    /// Why no instance is read (the message of the call's binding).
+    fn instantiate_launch(
+        &mut self,
+        st: &HostState,
+        name: &str,
+        given: Vec<TArg>,
+        launch: &[(usize, usize)],
+        at: Span,
+    ) -> Result<String, String> {
+        let first = match self.instantiate_call(name, given.clone(), &[], at) {
+            Ok(m) => return Ok(m),
+            Err(e) => e.message,
+        };
+        let deduced = self.deduce_from_launch(st, name, &given, launch);
+        if deduced.len() == given.len() {
+            return Err(first);
+        }
+        self.instantiate_call(name, deduced, &[], at)
+            .map_err(|e| e.message)
+    }
+
+    /// `given` followed by the template parameters after it that the launch's arguments
+    /// deduce, in order, stopping at the first one they do not (a default, or the binding's
+    /// error, then takes over). A type parameter is deduced from an argument of a function
+    /// parameter whose type is it (`T v`: the argument's type, [temp.deduct.call]/2-4 with
+    /// top-level cv-qualifiers and references dropped) or a pointer to it (`T* p`: the
+    /// pointee of a host pointer whose declaration is read, [temp.deduct.call]/4.2).
+    fn deduce_from_launch(
+        &mut self,
+        st: &HostState,
+        name: &str,
+        given: &[TArg],
+        launch: &[(usize, usize)],
+    ) -> Vec<TArg> {
+        let mut out = given.to_vec();
+        let Some(t) = self.templates.get(name) else {
+            return out;
+        };
+        let params = t.params().to_vec();
+        let (from, ptr) = t.deduce_sources();
+        let (from, ptr) = (from.to_vec(), ptr.to_vec());
+        for p in params.iter().skip(given.len()) {
+            if p.pack || p.value.is_some() {
+                break;
+            }
+            let Some(i) = from
+                .iter()
+                .position(|d| d.as_deref() == Some(p.name.as_str()))
+            else {
+                break;
+            };
+            let Some(&(a, b)) = launch.get(i) else {
+                break;
+            };
+            let arg = if ptr.get(i) == Some(&true) {
+                self.host_pointee(a, b)
+            } else {
+                self.host_arg_type(st, a, b).map(TArg::Type)
+            };
+            match arg {
+                Some(arg) => out.push(arg),
+                None => break,
+            }
+        }
+        out
+    }
+
+    /// The element type of host pointer or array argument `a..b` (`d`, `d + 16`): the type
+    /// its declaration gives it (`int* d;`, `S h[4];`).
+    fn host_pointee(&self, a: usize, b: usize) -> Option<TArg> {
+        let Some(Tok::Ident(n)) = self.toks.get(a).map(|t| &t.tok) else {
+            return None;
+        };
+        if b > a + 1 && !matches!(self.toks[a + 1].tok, Tok::Punct("+" | "-")) {
+            return None;
+        }
+        if let Some(&s) = self.host_scalars.get(n) {
+            return Some(TArg::Type(ValTy::scalar(s)));
+        }
+        self.host_struct_of.get(n).cloned().map(TArg::Struct)
+    }
+
+    /// The type of host value argument `a..b`: a literal's ([lex.icon]/[lex.fcon]), a
+    /// computed value's (arithmetic promotes to `int` or wider, [conv.prom]), or a variable's
+    /// declared `int` (a bare name of a narrower declared type is not taken for `int`).
+    fn host_arg_type(&mut self, st: &HostState, a: usize, b: usize) -> Option<ValTy> {
+        let v = self.host_value(st, a, b)?;
+        let s = match v {
+            HostVal::Int(_) => {
+                let bare = b == a + 1 && matches!(self.toks[a].tok, Tok::Ident(_));
+                if bare && !self.declared_int(a) {
+                    return None;
+                }
+                Scalar::I32
+            }
+            HostVal::Typed(_, IntTy::I32) => Scalar::I32,
+            HostVal::Typed(_, IntTy::U32) => Scalar::U32,
+            HostVal::Typed(_, IntTy::I64) => Scalar::I64,
+            HostVal::Typed(_, IntTy::U64) => Scalar::U64,
+            HostVal::F32(_) => Scalar::F32,
+            HostVal::Float(_) => Scalar::F64,
+            HostVal::Dim(_) => return None,
+        };
+        Some(ValTy::scalar(s))
+    }
+
+    /// Whether the host variable named at `at` is declared `int` (`int n = 5;`, `const int
+    /// n`, `int32_t n`) in the tokens before it: its nearest declaration.
+    fn declared_int(&self, at: usize) -> bool {
+        let toks = self.toks;
+        let Tok::Ident(n) = &toks[at].tok else {
+            return false;
+        };
+        let low = at.saturating_sub(MAX_DECL_LOOKBACK);
+        (low..at).rev().any(|i| {
+            matches!(&toks[i].tok, Tok::Ident(w) if w == n)
+                && i > 0
+                && matches!(&toks[i - 1].tok, Tok::Ident(t) if t == "int" || t == "int32_t")
+                && matches!(
+                    toks.get(i + 1).map(|t| &t.tok),
+                    Some(Tok::Punct("=" | ";" | "," | "{" | "("))
+                )
+        })
+    }
+
+    /// The argument ranges of the launch whose template list ends before `after`: `launch`
+    /// when given, else those of the `<<<…>>>(…)` at `after` (empty when none is there).
+    fn launch_arg_ranges(
+        &self,
+        after: usize,
+        close: usize,
+        launch: &[(usize, usize)],
+    ) -> Vec<(usize, usize)> {
+        if !launch.is_empty() {
+            return launch.to_vec();
+        }
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        if !matches!(
+            (tok(after), tok(after + 1)),
+            (Some(Tok::Punct("<<")), Some(Tok::Punct("<")))
+        ) {
+            return Vec::new();
+        }
+        let Some(cfg_to) = (after + 2..close).find(|&i| {
+            matches!(tok(i), Some(Tok::Punct(">>"))) && matches!(tok(i + 1), Some(Tok::Punct(">")))
+        }) else {
+            return Vec::new();
+        };
+        let open = cfg_to + 2;
+        if !matches!(tok(open), Some(Tok::Punct("("))) {
+            return Vec::new();
+        }
+        match self.closing(open) {
+            Some(c) => split_commas(toks, open + 1, c),
+            None => Vec::new(),
+        }
+    }
+
+    /// A launch of template `name` at `k` whose instance was not read: said, with `why`,
+    /// so that the run's missing launch is never silent. Only when the statement launches
+    /// (`<<<` in it, or `hipLaunchKernelGGL`'s first argument).
+    fn warn_unread_launch(&mut self, k: usize, close: usize, name: &str, why: Option<String>) {
+        let toks = self.toks;
+        let end = (k..close)
+            .find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
+            .unwrap_or(close);
+        let chevrons = (k..end).any(|i| {
+            matches!(toks[i].tok, Tok::Punct("<<"))
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
+        });
+        let in_api = k >= 2
+            && matches!(&toks[k - 2].tok, Tok::Ident(w) if w == "hipLaunchKernelGGL" || w == "HIP_KERNEL_NAME");
+        if !chevrons && !in_api {
+            return;
+        }
+        let why = why.unwrap_or_else(|| {
+            format!("give the kernel's template arguments explicitly (`{name}<…><<<…>>>(…)`)")
+        });
+        let text = text_of(&toks[k..end.min(k + 24)]);
+        self.diag(
+            Span {
+                line: toks[k].line,
+                col: toks[k].col,
+            },
+            Level::Warning,
+            format!("the launch `{text}` is not read, so the run leaves it out: {why}"),
+            UNREAD_LAUNCH_RULE,
+        );
+    }
+}
