@@ -11,6 +11,11 @@ const MARKS: &[(&str, Dialect, &str)] = &[
         "`__simt_vf__` (Ascend C SIMT entry)",
     ),
     (
+        "__simt_callee__",
+        Dialect::Ascend,
+        "`__simt_callee__` (Ascend C SIMT helper)",
+    ),
+    (
         "__gm__",
         Dialect::Ascend,
         "`__gm__` (Ascend C global memory)",
@@ -21,6 +26,8 @@ const MARKS: &[(&str, Dialect, &str)] = &[
         Dialect::Maca,
         "a `__builtin_mxc` builtin (MetaX MACA)",
     ),
+    ("mcMalloc", Dialect::Maca, "`mcMalloc` (MetaX MACA runtime)"),
+    ("mc_runtime.h", Dialect::Maca, "the MACA runtime header"),
     ("hip/hip_runtime", Dialect::Hip, "the HIP runtime header"),
     (
         "hipLaunchKernelGGL",

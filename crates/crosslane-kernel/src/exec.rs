@@ -252,7 +252,7 @@ impl Executor {
         let lanes = lanes.min(MAX_LANES);
         // The target the AMD operations run as follows the lane count when no --arch names it
         // (a 64-lane HIP run is gfx942, not the registry's wave32-capable gfx1030), and the
-        // operations read it from here on; the predefined macros were fixed by the parse.
+        // operations read it from here on; the parse predefined the same target's macros.
         let target =
             super::pp::predefined::amd_target(dialect, config.preprocess.arch.as_deref(), lanes);
         if let Some((name, _)) = &target {
@@ -559,7 +559,7 @@ impl Executor {
             mode: TraceMode::Full,
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
-            race: Default::default(),
+            race: super::machine::racecheck::RaceCheck::new(blocks),
             partial: Default::default(),
             later: None,
             element_arrays: program.element_arrays.clone(),

@@ -1,5 +1,6 @@
-//! Shared-memory race detection between the warps of a block, in the manner of
-//! `compute-sanitizer --tool racecheck`.
+//! Race detection on shared memory between the warps of a block, and on global memory between
+//! the warps of a block and between blocks, in the manner of `compute-sanitizer --tool
+//! racecheck`.
 //!
 //! The engine runs a block's warps one after another between barriers (docs/kernels.md,
 //! "Scheduling"), so a kernel whose warps touch one `__shared__` cell in the same barrier
@@ -10,7 +11,8 @@
 //! shared memory made by threads prior to the barrier are visible to all threads in the block
 //! after the barrier") is what orders them; without it nothing does.
 //!
-//! What is tracked, per cell of each `__shared__` buffer of the running block, since the
+//! What is tracked, per cell of each `__shared__` buffer of the running block (and per global
+//! cell the block touches, [`MAX_GLOBAL_CELLS`] at most), since the
 //! block's last barrier opened ([`RaceCheck::barrier`], called where the scheduler releases
 //! `__syncthreads`, its `_count/_and/_or` votes, `cg::this_thread_block().sync()`, HIP's
 //! `__syncthreads`, WGSL's `workgroupBarrier`, MACA's block barriers): the first and the latest
@@ -30,8 +32,21 @@
 //!   own visibility rules, `machine/maca_mem.rs`);
 //! - buffers with reserved names (`__…`, C++17 [lex.name]/3): the model's own lowerings, such
 //!   as the shared count of `__syncthreads_count` (`parser/sync_vote.rs`);
-//! - global memory: blocks run one after another and no barrier orders two blocks, so a
-//!   per-block check would miss the races that matter there; not done.
+//!
+//! Global memory. Within a block the same rule holds: `__syncthreads()` also makes the
+//! block's global-memory accesses before it visible to the block's threads after it (CUDA C++
+//! Programming Guide, "Synchronization Functions": "all global and shared memory accesses made
+//! by these threads prior to `__syncthreads()` are visible to all threads in the block"), so
+//! two warps of a block touching one global cell in one barrier interval are the same three
+//! hazards. Between blocks no barrier exists (`grid.sync()` is refused), and blocks run one
+//! after another here: a write of a global cell that another block wrote with a different
+//! value is a write-after-write hazard (a warning: the device may keep either), the same value
+//! an info, as for shared memory. Reads across blocks are not checked: the ordering kernels
+//! use between blocks — a `__threadfence()` and an atomic flag or counter, as the Programming
+//! Guide's "last block" reduction under "Memory Fence Functions" — is invisible to a check of
+//! plain accesses, so a read of another block's write would be reported even where it is
+//! ordered. The cross-block log holds the first and latest writer of another block per cell,
+//! for [`MAX_GLOBAL_CELLS`] cells a launch; past it a note says later cells are not checked.
 //!
 //! Severity. A RAW, a WAR and a WAW of different values are warnings: the device may give
 //! another value than this run. A WAW where both warps stored the same value is an info: every
@@ -57,7 +72,10 @@
 //! bookkeeping while its block runs, charged with the block's lane variables; a buffer whose
 //! bookkeeping would pass the memory budget is left unchecked, with a note.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+
+use rustc_hash::FxHasher;
 
 use super::StepCtx;
 use crate::ast::Span;
@@ -77,6 +95,12 @@ pub const MAX_RACE_REPORTS: usize = 16;
 /// size of [`CellLog`] on a 64-bit host).
 pub const CELL_BYTES: u64 = 56;
 
+/// Most global cells logged: per block (the warps' log) and per launch (the blocks' writes).
+/// Past it further cells are not checked, with one note: a log entry is about 100 bytes, and a
+/// kernel that writes millions of cells would otherwise spend more on the check than on its
+/// own memory.
+pub const MAX_GLOBAL_CELLS: usize = 1 << 16;
+
 /// The kind of hazard (Compute Sanitizer, "Racecheck Tool").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
@@ -88,6 +112,10 @@ enum Kind {
     Waw,
     /// The same, where both stored the same value.
     WawSame,
+    /// Writes of one global cell by two blocks: different values.
+    BlockWaw,
+    /// The same, where both stored the same value.
+    BlockWawSame,
 }
 
 /// "No warp" in an access slot.
@@ -163,6 +191,15 @@ enum Track {
     Off,
     /// A shared buffer: one log per cell.
     On(Vec<CellLog>),
+    /// A global buffer: its cells' logs in [`RaceCheck::global`] and [`RaceCheck::grid`].
+    Global,
+}
+
+/// A global cell's writes by blocks in this launch: the first writer and the latest writer of
+/// another block than the first, each as (block, access).
+#[derive(Clone, Copy, Debug)]
+struct GridLog {
+    writes: [(u32, Access); 2],
 }
 
 /// A hazard found, to be reported with the step that found it.
@@ -173,13 +210,30 @@ struct Found {
     off: i64,
     first: Access,
     second: Access,
+    /// The blocks of `first` and `second` (a cross-block hazard's).
+    blocks: (u32, u32),
 }
 
 /// The race detector's state (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RaceCheck {
-    /// Whether the running block has more than one warp.
+    /// Whether accesses are recorded: the block has more than one warp, or the grid more than
+    /// one block.
     on: bool,
+    /// Whether the running block has more than one warp (the warps' hazards are checked).
+    warps: bool,
+    /// Whether the grid has more than one block (the blocks' global writes are checked).
+    blocks: bool,
+    /// The running block's index.
+    block: u32,
+    /// Blocks started so far.
+    started: u32,
+    /// The running block's global cells: (buffer, cell) → log.
+    global: HashMap<(usize, i64), CellLog, BuildHasherDefault<FxHasher>>,
+    /// The launch's global writes by blocks: (buffer, cell) → log.
+    grid: HashMap<(usize, i64), GridLog, BuildHasherDefault<FxHasher>>,
+    /// Whether a global log reached [`MAX_GLOBAL_CELLS`] (and its note is still to give).
+    global_full: Option<bool>,
     /// The barrier interval: a cell log of another epoch is empty.
     epoch: u32,
     /// Per buffer index.
@@ -223,10 +277,39 @@ fn race_rule(d: Dialect) -> &'static str {
     }
 }
 
+/// The rule a hazard between blocks cites.
+fn grid_rule(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Wgsl => {
+            "WGSL spec, Memory Model: storage accesses of invocations of different workgroups are not ordered by workgroupBarrier"
+        }
+        Dialect::Hip => {
+            "HIP Programming Guide, Programming model (blocks run independently, in any order); Compute Sanitizer, Racecheck Tool (hazard kinds)"
+        }
+        _ => {
+            "CUDA C++ Programming Guide, Thread Hierarchy (thread blocks execute independently, in any order); Compute Sanitizer, Racecheck Tool"
+        }
+    }
+}
+
 impl RaceCheck {
-    /// A new block of `warps` warps starts: nothing of the last block is kept.
+    /// The check of a launch of `blocks` blocks.
+    pub(crate) fn new(blocks: usize) -> Self {
+        RaceCheck {
+            blocks: blocks > 1,
+            ..RaceCheck::default()
+        }
+    }
+
+    /// The next block of `warps` warps starts (blocks start in order, the first as block 0):
+    /// nothing of the last block is kept but the global writes of the blocks
+    /// ([`RaceCheck::grid`]).
     pub(crate) fn start_block(&mut self, warps: usize) {
-        self.on = warps > 1;
+        self.warps = warps > 1;
+        self.on = self.warps || self.blocks;
+        self.block = self.started;
+        self.started = self.started.saturating_add(1);
+        self.global.clear();
         self.bufs.clear();
         self.pending.clear();
         self.unchecked.clear();
@@ -255,7 +338,8 @@ impl RaceCheck {
         self.on
     }
 
-    /// Turns recording off (`false`) or back to what it was; returns the previous state. An
+    /// Turns recording off (`false`) or back to what it was; returns the previous state.
+    /// Recording stays off in a block of one warp in a grid of one block. An
     /// atomic through a pointer of another type reads and writes its cells with plain loads
     /// and stores ([`super::atomic_view`]), which must not be logged: atomics are no hazard.
     pub(crate) fn set_on(&mut self, on: bool) -> bool {
@@ -282,6 +366,8 @@ impl RaceCheck {
                 // the count `__syncthreads_count` is lowered to (`parser/sync_vote.rs`), whose
                 // per-warp clears are no access of the user's: a device does the vote in one
                 // instruction.
+                Some(b) if b.space == Space::Global && !b.name.starts_with("__") => Track::Global,
+                Some(_) if !self.warps => Track::Off,
                 Some(b) if matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__") => {
                     let need = (b.cells.len() as u64).saturating_mul(CELL_BYTES);
                     if meter.fits(memory.used_bytes, need) {
@@ -296,10 +382,20 @@ impl RaceCheck {
             };
         }
         let epoch = self.epoch;
-        let Track::On(cells) = &mut self.bufs[buf] else {
-            return None;
+        let cell = match &mut self.bufs[buf] {
+            Track::On(cells) => cells.get_mut(usize::try_from(off).ok()?)?,
+            Track::Global if self.warps => {
+                let full = self.global.len() >= MAX_GLOBAL_CELLS;
+                if full && !self.global.contains_key(&(buf, off)) {
+                    self.global_full.get_or_insert(true);
+                    return None;
+                }
+                self.global
+                    .entry((buf, off))
+                    .or_insert_with(|| CellLog::fresh(epoch))
+            }
+            _ => return None,
         };
-        let cell = cells.get_mut(usize::try_from(off).ok()?)?;
         if cell.epoch != epoch {
             *cell = CellLog::fresh(epoch);
         }
@@ -324,7 +420,7 @@ impl RaceCheck {
         let writer = other(&cell.writes, me.warp);
         remember(&mut cell.reads, me);
         if let Some(first) = writer {
-            self.found(Kind::Raw, buf, off, first, me);
+            self.found(Kind::Raw, buf, off, first, me, None);
         }
     }
 
@@ -342,24 +438,75 @@ impl RaceCheck {
         }
         me.defined = value.is_some();
         me.value = value.map_or(0, fingerprint);
-        let Some(cell) = self.cell(memory, meter, buf, off) else {
-            return;
-        };
-        let reader = other(&cell.reads, me.warp);
-        let writer = other(&cell.writes, me.warp);
-        remember(&mut cell.writes, me);
-        if let Some(first) = reader {
-            self.found(Kind::War, buf, off, first, me);
+        let hazards = self.cell(memory, meter, buf, off).map(|cell| {
+            let reader = other(&cell.reads, me.warp);
+            let writer = other(&cell.writes, me.warp);
+            remember(&mut cell.writes, me);
+            (reader, writer)
+        });
+        if let Some((reader, writer)) = hazards {
+            if let Some(first) = reader {
+                self.found(Kind::War, buf, off, first, me, None);
+            }
+            if let Some(first) = writer {
+                let same = first.defined && me.defined && first.value == me.value;
+                let kind = if same { Kind::WawSame } else { Kind::Waw };
+                self.found(kind, buf, off, first, me, None);
+            }
         }
-        if let Some(first) = writer {
-            let same = first.defined && me.defined && first.value == me.value;
-            let kind = if same { Kind::WawSame } else { Kind::Waw };
-            self.found(kind, buf, off, first, me);
+        if self.blocks && matches!(self.bufs.get(buf), Some(Track::Global)) {
+            self.grid_write(buf, off, me);
         }
     }
 
-    /// Keeps a hazard for the step's report when its line pair is new and under the cap.
-    fn found(&mut self, kind: Kind, buf: usize, off: i64, first: Access, second: Access) {
+    /// `me` of the running block writes global cell `off` of buffer `buf`: a write-after-write
+    /// hazard when another block wrote the cell in this launch (see the module doc).
+    fn grid_write(&mut self, buf: usize, off: i64, me: Access) {
+        let block = self.block;
+        let full = self.grid.len() >= MAX_GLOBAL_CELLS;
+        let log = match self.grid.get_mut(&(buf, off)) {
+            Some(log) => log,
+            None if full => {
+                self.global_full.get_or_insert(true);
+                return;
+            }
+            None => {
+                let writes = [(block, me), (u32::MAX, Access::EMPTY)];
+                self.grid.insert((buf, off), GridLog { writes });
+                return;
+            }
+        };
+        let earlier = log
+            .writes
+            .iter()
+            .copied()
+            .find(|(b, a)| a.warp != NONE && *b != block);
+        if log.writes[0].0 != block {
+            log.writes[1] = (block, me);
+        }
+        if let Some((b, first)) = earlier {
+            let same = first.defined && me.defined && first.value == me.value;
+            let kind = if same {
+                Kind::BlockWawSame
+            } else {
+                Kind::BlockWaw
+            };
+            self.found(kind, buf, off, first, me, Some((b, block)));
+        }
+    }
+
+    /// Keeps a hazard for the step's report when its line pair is new and under the cap;
+    /// `blocks` are the two blocks of a cross-block hazard (else both are the running block).
+    fn found(
+        &mut self,
+        kind: Kind,
+        buf: usize,
+        off: i64,
+        first: Access,
+        second: Access,
+        blocks: Option<(u32, u32)>,
+    ) {
+        let blocks = blocks.unwrap_or((self.block, self.block));
         let key = (kind, first.line, second.line);
         if self.reported.contains(&key) {
             return;
@@ -373,6 +520,7 @@ impl RaceCheck {
                     off: -1,
                     first,
                     second,
+                    blocks,
                 });
             }
             return;
@@ -384,6 +532,7 @@ impl RaceCheck {
             off,
             first,
             second,
+            blocks,
         });
     }
 }
@@ -444,8 +593,21 @@ impl Executor {
 
     /// Adds the hazards found during the step at `span` to its diagnostics.
     pub(crate) fn race_report(&mut self, span: Span, cx: &mut StepCtx) {
-        if self.race.pending.is_empty() && self.race.unchecked.is_empty() {
+        if self.race.pending.is_empty()
+            && self.race.unchecked.is_empty()
+            && self.race.global_full != Some(true)
+        {
             return;
+        }
+        if self.race.global_full == Some(true) {
+            self.race.global_full = Some(false);
+            cx.note(
+                Level::Info,
+                span,
+                format!("racecheck: global memory is checked for races in its first {MAX_GLOBAL_CELLS} cells touched (per block, and written across blocks); later cells are not checked"),
+                "",
+                None,
+            );
         }
         let lanes = self.trace.launch.lanes;
         let rule = race_rule(self.trace.launch.dialect);
@@ -463,7 +625,7 @@ impl Executor {
                 cx.note(
                     Level::Warning,
                     span,
-                    format!("racecheck: {MAX_RACE_REPORTS} racing pairs of lines are reported; further shared-memory hazards in this run are not listed"),
+                    format!("racecheck: {MAX_RACE_REPORTS} racing pairs of lines are reported; further hazards in this run are not listed"),
                     rule,
                     None,
                 );
@@ -479,7 +641,13 @@ impl Executor {
                 let t = usize::from(a.warp) * lanes + usize::from(a.lane);
                 format!("warp {} lane {} (thread {t})", a.warp, a.lane)
             };
-            let (a, b) = (who(&f.first), who(&f.second));
+            let (a, b) = match f.kind {
+                Kind::BlockWaw | Kind::BlockWawSame => (
+                    format!("block {} {}", f.blocks.0, who(&f.first)),
+                    format!("block {} {}", f.blocks.1, who(&f.second)),
+                ),
+                _ => (who(&f.first), who(&f.second)),
+            };
             let (l1, l2) = (f.first.line, f.second.line);
             let (level, message) = match f.kind {
                 Kind::Raw => (
@@ -494,10 +662,22 @@ impl Executor {
                     Level::Warning,
                     format!("racecheck: write-after-write hazard on {cell}: {b} writes it at line {l2}, {a} wrote another value at line {l1}, with no barrier between them: the cell keeps the later write here, the device may keep either"),
                 ),
+                Kind::BlockWaw => (
+                    Level::Warning,
+                    format!("racecheck: write-after-write hazard on {cell} between blocks: {b} writes it at line {l2}, {a} wrote another value at line {l1}, and nothing orders two blocks: the cell keeps the later write here (blocks run one after another), the device may keep either"),
+                ),
+                Kind::BlockWawSame => (
+                    Level::Info,
+                    format!("racecheck: write-after-write hazard on {cell} of the same value between blocks: {b} writes it at line {l2}, {a} wrote it at line {l1}, and nothing orders two blocks; either order leaves the same value (benign, but still unordered)"),
+                ),
                 Kind::WawSame => (
                     Level::Info,
                     format!("racecheck: write-after-write hazard on {cell} of the same value: {b} writes it at line {l2}, {a} wrote it at line {l1}, with no barrier between them; either order leaves the same value (benign, but still unordered)"),
                 ),
+            };
+            let rule = match f.kind {
+                Kind::BlockWaw | Kind::BlockWawSame => grid_rule(self.trace.launch.dialect),
+                _ => rule,
             };
             cx.note(level, span, message, rule, None);
         }

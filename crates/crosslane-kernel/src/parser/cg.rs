@@ -874,7 +874,8 @@ impl Parser<'_> {
 }
 
 /// Ascend C SIMT warp functions that have no registry entry of their own, as the CUDA entries
-/// with the same rule over the active lanes (asc-devkit, `simt_api/device_warp_functions.h`;
+/// with the same rule over the active lanes — the reductions' integer overloads; the `float`
+/// and `half` ones are [`super::asc_reduce`]'s (asc-devkit, `simt_api/device_warp_functions.h`;
 /// CANN API reference `asc_reduce_add` / `asc_reduce_max` / `asc_reduce_min`: "the sum (max,
 /// min) of `val` over all active threads of the warp; every active thread gets the same
 /// result"; `asc_all`, `asc_any`, `asc_ballot`, `asc_activemask` over the active threads).
@@ -901,6 +902,10 @@ impl Parser<'_> {
         let Some((_, text)) = ASCEND_WARP.iter().find(|(n, _)| *n == name) else {
             return self.err("an Ascend C warp function");
         };
+        // The `float` and `half` overloads of the reductions (`super::asc_reduce`).
+        if let Some(e) = self.asc_reduce_float(name, &args, at)? {
+            return Ok(e);
+        }
         let need = usize::from(text.contains("__a0"));
         if args.len() != need {
             return Err(KernelError::new(

@@ -61,6 +61,19 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipDeviceGetAttribute",
     "cudaOccupancyMaxPotentialBlockSize",
     "hipOccupancyMaxPotentialBlockSize",
+    // MetaX MACA's runtime (`mc_runtime.h`): the CUDA runtime's calls under an `mc` prefix, with
+    // the same parameters (`mcMalloc(&p, bytes)`, `mcMemcpy(dst, src, bytes,
+    // mcMemcpyHostToDevice)`, `mcMemset(p, v, bytes)`). The MACA documents held here do not
+    // cover the runtime; the source is code: MetaX's own libraries (mcSPARSE, mcBLAS samples)
+    // call them so.
+    "mcMalloc",
+    "mcMallocManaged",
+    "mcMemcpy",
+    "mcMemcpyAsync",
+    "mcMemcpyToSymbol",
+    "mcMemcpyFromSymbol",
+    "mcMemset",
+    "mcMemsetAsync",
 ];
 
 /// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
@@ -141,8 +154,16 @@ pub fn fills_param(toks: &[Token], params: &[String]) -> bool {
         })
 }
 
+/// Whether `n` names a call of MetaX MACA's runtime (`mcMalloc`, `mcMemcpy`,
+/// `mcDeviceSynchronize`: `mc` and a capital letter, see [`READ_CALLS`]).
+pub(super) fn is_maca_runtime(n: &str) -> bool {
+    n.strip_prefix("mc")
+        .and_then(|r| r.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
+}
+
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
-/// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
+/// CUDA/HIP/MACA runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`, `mcX…(`), `malloc`, `free`,
 /// `new`, `delete` or `std::`.
 pub fn looks_like_host(toks: &[Token]) -> bool {
     calls_vf(toks)
@@ -150,6 +171,7 @@ pub fn looks_like_host(toks: &[Token]) -> bool {
             (Tok::Punct("<<"), Tok::Punct("<")) => true,
             (Tok::Ident(n), Tok::Punct("(")) => {
                 n.starts_with("cuda")
+                    || is_maca_runtime(n)
                     || (n.starts_with("hip")
                         && !n.starts_with("hipThread")
                         && !n.starts_with("hipBlock"))
@@ -642,7 +664,7 @@ impl Parser<'_> {
                 }
                 // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order.
                 "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged"
-                | "aclrtMalloc" => {
+                | "mcMalloc" | "mcMallocManaged" | "aclrtMalloc" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {
@@ -687,7 +709,7 @@ impl Parser<'_> {
                 }
                 // `cudaMemcpyToSymbol(symbol, src, bytes[, offset, kind])` (CUDA Runtime API;
                 // HIP's takes `HIP_SYMBOL(symbol)`): a `__constant__` table's contents.
-                "cudaMemcpyToSymbol" | "hipMemcpyToSymbol" => {
+                "cudaMemcpyToSymbol" | "hipMemcpyToSymbol" | "mcMemcpyToSymbol" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         let last_ident = |p: Option<&(usize, usize)>| -> Option<String> {
@@ -725,7 +747,7 @@ impl Parser<'_> {
                 }
                 // `cudaMemcpyFromSymbol(&h, symbol, bytes)`: `h` holds the device's value
                 // now, which host code does not know here.
-                "cudaMemcpyFromSymbol" | "hipMemcpyFromSymbol" => {
+                "cudaMemcpyFromSymbol" | "hipMemcpyFromSymbol" | "mcMemcpyFromSymbol" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         let dst = parts.first().and_then(|&(a, b)| {
@@ -748,8 +770,8 @@ impl Parser<'_> {
                 // the third, the kind the fifth.
                 // `cudaMemcpyAsync(dst, src, count, kind, stream)`: the same copy, in stream
                 // order before a launch on that stream (CUDA Runtime API, cudaMemcpyAsync).
-                "cudaMemcpy" | "hipMemcpy" | "cudaMemcpyAsync" | "hipMemcpyAsync"
-                | "aclrtMemcpy" => {
+                "cudaMemcpy" | "hipMemcpy" | "cudaMemcpyAsync" | "hipMemcpyAsync" | "mcMemcpy"
+                | "mcMemcpyAsync" | "aclrtMemcpy" => {
                     if let Some(c) = self.closing(k + 1) {
                         let mut parts = split_commas(toks, k + 2, c);
                         if name == "aclrtMemcpy" && parts.len() >= 5 {
@@ -859,7 +881,8 @@ impl Parser<'_> {
                     self.host_pitch(st, name, k);
                     return end + 1;
                 }
-                "cudaMemset" | "hipMemset" | "cudaMemsetAsync" | "hipMemsetAsync"
+                "cudaMemset" | "hipMemset" | "cudaMemsetAsync" | "hipMemsetAsync" | "mcMemset"
+                | "mcMemsetAsync"
                     if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
                 {
                     self.host_memset(st, k);

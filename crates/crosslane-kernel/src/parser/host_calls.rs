@@ -171,6 +171,7 @@ impl Parser<'_> {
             && !super::host::READ_CALLS.contains(&name.as_str())
             && !name.starts_with("cuda")
             && !name.starts_with("hip")
+            && !super::host::is_maca_runtime(&name)
             && !self.templates.contains_key(&name)
             && !matches!(
                 name.as_str(),

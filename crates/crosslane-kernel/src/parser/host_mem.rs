@@ -43,6 +43,8 @@ fn memset_bytes(fill: &str, w: u64) -> Option<Vec<String>> {
 const NO_WRITE: &[&str] = &[
     "cudaFree",
     "hipFree",
+    "mcFree",
+    "mcFreeHost",
     "free",
     "cudaFreeHost",
     "hipHostFree",

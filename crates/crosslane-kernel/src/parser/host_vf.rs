@@ -20,7 +20,7 @@ pub(super) struct VfCall {
 
 impl Parser<'_> {
     /// `asc_vf_call<F[<…>]>(dim3(x[, y[, z]]) or dim3{…}, args…);` at `k`: a launch of the SIMT
-    /// function `F` with that block (asc-devkit `include/simt_api/common_functions.h`; the
+    /// function `F` (or of the instance `F<…>` of a function template) with that block (asc-devkit `include/simt_api/common_functions.h`; the
     /// asc-devkit SIMT examples launch `__simt_vf__` functions this way from a `__global__
     /// __vector__` kernel). Its grid and the arguments it forwards come from the launcher's own
     /// launch (`link_vf_calls`). A call without a leading `dim3` (a SIMD `__simd_vf__` call) is
@@ -46,7 +46,15 @@ impl Parser<'_> {
         let (Some(gt), Some(Tok::Ident(kernel))) = (gt, tok(k + 2)) else {
             return;
         };
-        let kernel = kernel.clone();
+        let mut kernel = kernel.clone();
+        // `asc_vf_call<Scale<int32_t>>`: the callee is an instance of a `__simt_vf__` function
+        // template, instantiated with those arguments as a host launch's `k<T><<<…>>>` is.
+        if matches!(tok(k + 3), Some(Tok::Punct("<"))) {
+            match self.host_template_kernel(st, k + 2, end) {
+                Some((instance, _)) => kernel = instance,
+                None => return,
+            }
+        }
         if !matches!(tok(gt + 1), Some(Tok::Punct("("))) {
             return;
         }

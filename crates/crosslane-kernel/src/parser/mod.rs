@@ -27,6 +27,7 @@
 
 mod amdgcn_ballot;
 mod arrays;
+mod asc_reduce;
 mod ascend_simt;
 mod asm;
 mod asm_alu;
@@ -287,7 +288,7 @@ pub fn parse_preprocessed(
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
     let mut program = p.program().map_err(|e| {
         hint_flattened(
-            unsupported::name_unsupported(e, &tokens),
+            unsupported::name_ascend_vector(unsupported::name_unsupported(e, &tokens), &tokens),
             &comments,
             &tokens,
         )

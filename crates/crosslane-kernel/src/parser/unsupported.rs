@@ -3,6 +3,7 @@
 //! write instead ("never a bare `expected ;`"). Only the error's own line, up to the
 //! token where it stopped, is looked at: one bounded scan, after the parse failed.
 
+use super::Parser;
 use crate::lexer::{Tok, Token};
 use crate::KernelError;
 
@@ -26,6 +27,50 @@ fn construct(word: &str) -> Option<&'static str> {
         "try" | "catch" | "throw" => "exceptions are not supported in device code",
         _ => return None,
     })
+}
+
+/// Ascend C's SIMD (vector) programming API's names that a source spells `AscendC::Name`
+/// (CANN Ascend C API reference, "基础API" / "高阶API": `LocalTensor`, `GlobalTensor`, `TPipe`,
+/// `TQue`, `TBuf`, `DataCopy`, `Add`, … on the AI Core's vector unit), shown in the refusal.
+const VECTOR_API: &str = "`AscendC::LocalTensor`, `GlobalTensor`, `TPipe`, `TQue`, `TBuf`, \
+                          `DataCopy`, `Add` and the other tensor, queue and vector-instruction \
+                          classes and functions";
+
+/// The first `AscendC::Name` in `toks` whose `Name` is not the SIMT API's (`Simt`, or a function
+/// [`Parser::is_ascend_simt`] reads): a use of the vector API, as (line, column, name).
+fn ascend_vector_use(toks: &[Token]) -> Option<(u32, u32, String)> {
+    toks.windows(3)
+        .find_map(|w| match (&w[0].tok, &w[1].tok, &w[2].tok) {
+            (Tok::Ident(ns), Tok::Punct("::"), Tok::Ident(n))
+                if ns == "AscendC" && n != "Simt" && !Parser::is_ascend_simt(n) =>
+            {
+                Some((w[0].line, w[0].col, n.clone()))
+            }
+            _ => None,
+        })
+}
+
+/// `e` replaced by a refusal of Ascend C's vector API when the source that failed to parse uses
+/// it ([`ascend_vector_use`]): the message says what is not supported and what is (the SIMT
+/// API), at the first use, with the parser's own error after it.
+pub(super) fn name_ascend_vector(e: KernelError, toks: &[Token]) -> KernelError {
+    let Some((line, col, name)) = ascend_vector_use(toks) else {
+        return e;
+    };
+    KernelError::new(
+        line,
+        col,
+        format!(
+            "`AscendC::{name}` is Ascend C's vector (SIMD) API ({VECTOR_API}), which is not \
+             supported: only Ascend C's SIMT API runs here — `__simt_vf__` functions launched \
+             with `asc_vf_call<f>(dim3(…), …)` or `__global__` kernels, with `threadIdx` / \
+             `blockIdx` / `blockDim`, `asc_shfl`, `asc_shfl_up`, `asc_shfl_down`, \
+             `asc_shfl_xor`, `asc_reduce_add` / `_max` / `_min`, `asc_all`, `asc_any`, \
+             `asc_ballot`, `asc_syncthreads`, and `AscendC::Simt::WarpShfl*Sync` (the parse \
+             stopped at line {}:{}: {})",
+            e.line, e.col, e.message
+        ),
+    )
 }
 
 /// `e` with its message replaced by the construct's, when `e` is a bare "expected …" on a line

@@ -39,8 +39,8 @@ pub const DEFAULT_AMD_WAVE32: &str = crosslane_core::dialect::amdgcn::arch::DEFA
 /// The AMD target a run of `dialect` on `lanes`-lane warps runs its AMD operations as, and where
 /// it came from: `--arch` when given, else [`DEFAULT_AMD_WAVE64`] or [`DEFAULT_AMD_WAVE32`] by
 /// the lane count, so that the target always runs waves of the run's size. `None` for a
-/// dialect that is not HIP or AMD GCN. The predefined macros are not affected: `__gfxNNN__`
-/// and `__GFXN__` are defined only for an `--arch` given (docs/kernels.md).
+/// dialect that is not HIP or AMD GCN. The predefined `__gfxNNN__` and `__GFXN__` are this
+/// target's ([`predefined`]; docs/kernels.md), with or without `--arch`.
 pub fn amd_target(
     dialect: Dialect,
     arch: Option<&str>,
@@ -71,14 +71,16 @@ pub fn amd_target(
 /// architecture compiled for); HIP — HIP Programming Guide, "HIP-Clang Compilation"
 /// (`__HIPCC__`, `__HIP__`, `__HIP_PLATFORM_AMD__`, `__HIP_DEVICE_COMPILE__`) and clang's AMDGPU
 /// target (`__AMDGCN__`, `__AMDGCN_WAVEFRONT_SIZE__` and its older spelling
-/// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__`, and for HIP the memory scopes
+/// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__` of the run's target ([`amd_target`]:
+/// `--arch`, else gfx942 on 64 lanes and gfx1030 on 32), and for HIP the memory scopes
 /// `__HIP_MEMORY_SCOPE_SINGLETHREAD` (1) … `__HIP_MEMORY_SCOPE_SYSTEM` (5)). Both compile C++17
 /// by default (`__cplusplus` 201703L, \[cpp.predefined\]/1), and both get GCC's and clang's
 /// memory orders `__ATOMIC_RELAXED` (0) … `__ATOMIC_SEQ_CST` (5) (GCC manual, "Built-in
 /// Functions for Memory Model Aware Atomic Operations"; nvcc preprocesses with the host
 /// compiler, which predefines them) for the `__atomic_*` builtins ([`crate::atomics`]). Ascend C: CANN's headers' `LAUNCH_BOUND(n)`
-/// (= `__launch_bounds__(n)`), which every Ascend C source gets from `kernel_operator.h`. MACA:
-/// its documents define none.
+/// (= `__launch_bounds__(n)`), which every Ascend C source gets from `kernel_operator.h`, and
+/// the qualifier `__simt_callee__` (= `__device__`). MACA:
+/// mxcc's `__MACA__`, `__MACACC__` and `__MACA_ARCH__` ([`MACA_MACROS`]).
 ///
 /// # Errors
 /// A message naming the accepted forms when `arch` does not belong to the dialect.
@@ -146,8 +148,11 @@ pub fn predefined(
                 );
                 def("HIP_DYNAMIC_SHARED_ATTRIBUTE", String::new());
             }
-            if let Some(a) = arch {
-                let (proc_macro, family) = gfx_macros(a)?;
+            // The target's macros are those of the target the run names: `--arch`, else the
+            // default for the lane count ([`amd_target`]), so that a run reported as gfx942
+            // takes the `#if defined(__GFX9__)` paths hipcc would compile for gfx942.
+            if let Some((target, _)) = amd_target(dialect, arch, lanes) {
+                let (proc_macro, family) = gfx_macros(&target)?;
                 def(&proc_macro, "1".into());
                 def(&family, "1".into());
             }
@@ -157,6 +162,18 @@ pub fn predefined(
                 // CANN's kernel headers (`kernel_operator.h`, asc-devkit `LAUNCH_BOUND`):
                 // `#define LAUNCH_BOUND(n) __launch_bounds__(n)`.
                 def("LAUNCH_BOUND(n)", "__launch_bounds__(n)".into());
+                // The execution-space qualifier of a helper that SIMT code calls: a device
+                // function (CANN API reference, SIMD与SIMT混合编程, "函数执行空间限定符":
+                // `__simt_callee__` is "SIMT VF的子函数", called inside a SIMT VF, and may use
+                // the SIMT built-in variables), read as `__device__`; asc-devkit's headers
+                // declare the SIMT API functions with it.
+                def("__simt_callee__", "__device__".into());
+            }
+            if dialect == Dialect::Maca {
+                // mxcc's device pass ([`MACA_MACROS`]).
+                for (n, v) in MACA_MACROS {
+                    def(n, v.to_string());
+                }
             }
             if let Some(a) = arch {
                 return Err(format!(
@@ -177,6 +194,20 @@ const CUDA_VERSION_MACROS: &[(&str, u32)] = &[
     ("CUDART_VERSION", 12040),
     ("CUDA_VERSION", 12040),
 ];
+
+/// The macros MetaX's compiler mxcc predefines in a device compile, as a kernel run here is one:
+/// `__MACA__` and `__MACACC__` (1, in the host and the device pass) and `__MACA_ARCH__`, the
+/// target's family number, defined in the device pass only (1000 for `--offload-arch=xcore1000`).
+/// The MACA documents this project holds (docs/seeds, the builtin manual) do not list the
+/// compiler's macros; the source is code: a MACA port's compiler probe that prints them per
+/// pass (MACA 3.7.0, mxcc through cu-bridge's `cucc`, `--offload-arch=xcore1000`: `__MACA__`
+/// and `__MACACC__` both passes, `__MACA_ARCH__` = 1000 device pass only), and MetaX's own
+/// libraries (mcSPARSE selects its MACA paths with `#if defined(__MACA__)`). The target is
+/// xcore1000, the first one seed 002 names and the MACA builtins' default target below the
+/// xcore1500 line. `__CUDACC__` / `__NVCC__` / `__CUDA_ARCH__`, which the same probe shows,
+/// come from cu-bridge's CUDA adapter header (`cucc -imacros __macro_mxcc.h`), not from mxcc,
+/// and are not defined.
+const MACA_MACROS: &[(&str, u32)] = &[("__MACA__", 1), ("__MACACC__", 1), ("__MACA_ARCH__", 1000)];
 
 /// ROCm 6.2's HIP version macros (`hip/hip_version.h`, included by `hip_runtime.h`).
 const HIP_VERSION_MACROS: &[(&str, u32)] = &[
@@ -267,6 +298,49 @@ mod tests {
         assert_eq!(get(&d, "__AMDGCN_WAVEFRONT_SIZE__").as_deref(), Some("32"));
         assert_eq!(get(&d, "__GFX11__").as_deref(), Some("1"));
         assert!(get(&d, "__CUDA_ARCH__").is_none());
+    }
+
+    #[test]
+    fn hip_without_arch_defines_the_default_targets_macros() {
+        // No --arch: the run is gfx942 on 64 lanes and gfx1030 on 32 (amd_target), and the
+        // macros are that target's, as `--arch gfx942` / `--arch gfx1030` give them.
+        let d = predefined(Dialect::Hip, 64, None).unwrap();
+        assert_eq!(get(&d, "__gfx942__").as_deref(), Some("1"));
+        assert_eq!(get(&d, "__GFX9__").as_deref(), Some("1"));
+        assert!(get(&d, "__GFX10__").is_none());
+        let d = predefined(Dialect::Hip, 32, None).unwrap();
+        assert_eq!(get(&d, "__gfx1030__").as_deref(), Some("1"));
+        assert_eq!(get(&d, "__GFX10__").as_deref(), Some("1"));
+        assert!(get(&d, "__GFX9__").is_none());
+        // An --arch given wins over the lane count's default.
+        let d = predefined(Dialect::Hip, 64, Some("gfx90a")).unwrap();
+        assert_eq!(get(&d, "__gfx90a__").as_deref(), Some("1"));
+        assert!(get(&d, "__gfx942__").is_none());
+        // CUDA has none of them.
+        let d = predefined(Dialect::Cuda, 32, None).unwrap();
+        assert!(get(&d, "__GFX9__").is_none());
+    }
+
+    #[test]
+    fn ascend_simt_callee_is_a_device_function() {
+        let d = predefined(Dialect::Ascend, 32, None).unwrap();
+        assert_eq!(get(&d, "__simt_callee__").as_deref(), Some("__device__"));
+        let d = predefined(Dialect::Cuda, 32, None).unwrap();
+        assert!(get(&d, "__simt_callee__").is_none());
+    }
+
+    #[test]
+    fn maca_defines_mxccs_device_pass_macros() {
+        let d = predefined(Dialect::Maca, 64, None).unwrap();
+        assert_eq!(get(&d, "__MACA__").as_deref(), Some("1"));
+        assert_eq!(get(&d, "__MACACC__").as_deref(), Some("1"));
+        assert_eq!(get(&d, "__MACA_ARCH__").as_deref(), Some("1000"));
+        // cu-bridge's adapter, not mxcc: no CUDA macros.
+        assert!(get(&d, "__CUDACC__").is_none());
+        for other in [Dialect::Cuda, Dialect::Hip, Dialect::Ascend] {
+            let d = predefined(other, 32, None).unwrap();
+            assert!(get(&d, "__MACA__").is_none(), "{other:?}");
+        }
     }
 
     #[test]

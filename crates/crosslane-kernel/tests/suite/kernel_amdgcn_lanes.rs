@@ -246,3 +246,43 @@ fn a_hip_run_without_arch_runs_as_a_wave64_target_and_names_it() {
     assert_eq!(t.launch.target.as_deref(), Some("gfx1030"));
     assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
 }
+
+/// A run that names its target defines that target's macros (`kernel/pp/predefined.rs`):
+/// without `--arch` a 64-lane HIP run is gfx942, so `__GFX9__` (1), `__gfx942__` (2) and
+/// `__AMDGCN_WAVEFRONT_SIZE` (4) are all defined: 7, as with `--arch gfx942`. On 32 lanes
+/// the target is gfx1030: `__GFX10__` (8) and `__gfx1030__` (16) with the wave size: 28.
+#[test]
+fn the_default_target_defines_its_macros() {
+    let src = "__global__ void k(int* o) {
+  int v = 0;
+#if defined(__GFX9__)
+  v |= 1;
+#endif
+#ifdef __gfx942__
+  v |= 2;
+#endif
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+  v |= 4;
+#endif
+#if defined(__GFX10__)
+  v |= 8;
+#endif
+#ifdef __gfx1030__
+  v |= 16;
+#endif
+  o[threadIdx.x] = v;
+}
+";
+    for (arch, lanes, want) in [
+        (None, None, 7),
+        (Some("gfx942"), None, 7),
+        (None, Some(32), 28),
+    ] {
+        let t = run(src, launch(arch, lanes, 1));
+        assert_eq!(
+            ints(t.buffer("o").unwrap()),
+            vec![Some(want)],
+            "{arch:?} {lanes:?}"
+        );
+    }
+}

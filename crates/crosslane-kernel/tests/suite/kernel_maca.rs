@@ -430,3 +430,62 @@ fn sync_functions_span_the_64_thread_warp() {
         vec![Some(0xF000_0000_0000_0000); 64]
     );
 }
+
+/// mxcc predefines `__MACA__` (and `__MACACC__`, `__MACA_ARCH__` = 1000 in a device compile for
+/// xcore1000; `kernel/pp/predefined.rs`), so MACA code's own branch runs: WARP_SIZE 64, and
+/// the xor butterfly 32, 16, …, 1 over 64 lanes of ones sums to 64 in every lane (the CUDA
+/// branch, 32 wide, would give 32).
+#[test]
+fn maca_code_takes_its_own_branch_of_maca_macros() {
+    let src = "\
+#if defined(__MACA__) && defined(__MACACC__) && __MACA_ARCH__ == 1000
+#define WARP_SIZE 64
+#else
+#define WARP_SIZE 32
+#endif
+__global__ void k(float* x, float* o) {
+  float v = x[threadIdx.x];
+  for (int m = WARP_SIZE / 2; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, m, WARP_SIZE);
+  o[threadIdx.x] = v;
+}";
+    let mut config = crate::support::launch(Dialect::Maca, 64, &[("x", 64, "1"), ("o", 64, "0")]);
+    config.lanes = Some(64);
+    let t = crate::support::run_finished(src, config);
+    assert_eq!(crate::support::floats(&t, "o"), vec![Some(64.0); 64]);
+}
+
+/// MACA's host runtime (`mcMalloc`, `mcMemcpy`, `mcDeviceSynchronize`, `mcFree`) is read as
+/// CUDA's: A gets the host's 64 ones, so the butterfly over 64 lanes gives B = 64 everywhere;
+/// `mcMemset(C, 0, …)` makes C's 64 ints zero, and the kernel adds lane + 1: C[i] = i + 1.
+#[test]
+fn maca_host_runtime_calls_fill_the_buffers() {
+    let src = "\
+#include <mc_runtime.h>
+__global__ void k(float* A, float* B, int* C) {
+  float v = A[threadIdx.x];
+  for (int o = 32; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, o, 64);
+  B[threadIdx.x] = v;
+  C[threadIdx.x] += threadIdx.x + 1;
+}
+int main() {
+  float *A, *B;
+  int *C;
+  float hA[64];
+  for (int i = 0; i < 64; ++i) hA[i] = 1.0f;
+  mcMalloc((void**)&A, 64 * sizeof(float));
+  mcMalloc((void**)&B, 64 * sizeof(float));
+  mcMalloc((void**)&C, 64 * sizeof(int));
+  mcMemcpy(A, hA, sizeof(hA), mcMemcpyHostToDevice);
+  mcMemset(C, 0, 64 * sizeof(int));
+  k<<<1, 64>>>(A, B, C);
+  mcDeviceSynchronize();
+  mcFree(A);
+  mcFree(B);
+  mcFree(C);
+}";
+    let t = crate::support::run_finished(src, LaunchConfig::default());
+    assert_eq!(t.launch.block_dim, [64, 1, 1]);
+    assert_eq!(crate::support::floats(&t, "B"), vec![Some(64.0); 64]);
+    let want: Vec<Option<i128>> = (1..=64).map(Some).collect();
+    assert_eq!(crate::support::ints(&t, "C"), want);
+}

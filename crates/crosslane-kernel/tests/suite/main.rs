@@ -10,6 +10,7 @@ mod kernel_amdgcn_dot;
 mod kernel_amdgcn_fp8;
 mod kernel_amdgcn_lanes;
 mod kernel_arrays;
+mod kernel_ascend_forms;
 mod kernel_ascend_simt;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
