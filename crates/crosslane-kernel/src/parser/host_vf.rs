@@ -50,7 +50,7 @@ impl Parser<'_> {
         // `asc_vf_call<Scale<int32_t>>`: the callee is an instance of a `__simt_vf__` function
         // template, instantiated with those arguments as a host launch's `k<T><<<…>>>` is.
         if matches!(tok(k + 3), Some(Tok::Punct("<"))) {
-            match self.host_template_kernel(st, k + 2, end) {
+            match self.host_template_kernel(st, k + 2, end, &[]) {
                 Some((instance, _)) => kernel = instance,
                 None => return,
             }
