@@ -878,6 +878,16 @@ fn call_op_once(
             &zeros
         }
     };
+    // An `int` predicate given a float converts to `int` first (`int_operand`).
+    let converted: Vec<LaneVal>;
+    let k = slots.iter().position(|s| *s == Slot::Operand);
+    let operand = match super::int_operand::int_predicate(spec, k, operand, (line, col)) {
+        Some(v) => {
+            converted = v;
+            &converted
+        }
+        None => operand,
+    };
     // The operand type: the first defined active lane's.
     let ty = active
         .iter()

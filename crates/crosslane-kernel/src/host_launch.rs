@@ -705,13 +705,39 @@ pub fn apply_default_args(
 
 /// Fills each `__constant__` table's buffer with its initializer and gives it its length,
 /// unless the user set them (`--buffer NAME=…`, the page's fields).
+///
+/// A table host code copies into more than once holds, at the launch run, the last copy made
+/// before it (CUDA Runtime API, cudaMemcpyToSymbol: the copy is made when host code calls it;
+/// CUDA C++ Programming Guide, Streams: work on one stream runs in issue order), not a later
+/// one: `t.values` holds the last copy of all, which a launch before it never sees.
 pub fn apply_constant_tables(program: &Program, config: &mut LaunchConfig) {
+    let chosen = chosen_launch(program, config).map(|l| l.id);
     for t in &program.constants {
         if !config.args.contains_key(&t.name) {
-            let fill = match (t.values.is_empty(), t.copied_unread) {
-                (false, _) => t.values.join(","),
-                (true, true) => "undef".to_string(),
-                (true, false) => "zero".to_string(),
+            let in_effect = chosen.map(|id| t.copies.iter().rposition(|c| c.at <= id));
+            let earlier = match in_effect {
+                Some(Some(i)) if i + 1 < t.copies.len() => Some(t.copies[i].values.as_ref()),
+                Some(None) if !t.copies.is_empty() => Some(Some(&t.initial)),
+                _ => None,
+            };
+            let fill = match (earlier, t.values.is_empty(), t.copied_unread) {
+                (Some(None), _, _) => "undef".to_string(),
+                (Some(Some(v)), _, _) if v.is_empty() => "zero".to_string(),
+                (Some(Some(v)), _, _) => {
+                    // Past what the copy covers: the initializer's cell, else zero
+                    // ([dcl.init.aggr]/5, static storage), as `sequence_vars` fills it.
+                    (0..t.len)
+                        .map(|i| {
+                            v.get(i)
+                                .or_else(|| t.initial.get(i))
+                                .map_or("0", String::as_str)
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",")
+                }
+                (None, false, _) => t.values.join(","),
+                (None, true, true) => "undef".to_string(),
+                (None, true, false) => "zero".to_string(),
             };
             config.args.insert(t.name.clone(), fill);
             config.buffer_len.entry(t.name.clone()).or_insert(t.len);

@@ -50,6 +50,7 @@ pub mod hip_vector_ops;
 pub mod host_buffers;
 pub mod host_launch;
 pub mod host_undef;
+mod int_operand;
 pub mod lane_row;
 pub mod lane_val;
 pub mod legacy;

@@ -827,6 +827,10 @@ impl Executor {
                 continue;
             };
             let mut cur = (traced.id, j);
+            // Every launch along the chain, oldest first: a later one given `d + 12` holds
+            // only those cells of the allocation, so the cells an earlier one in the chain
+            // wrote outside that view (`d + 4`, `d + 8`) come from that one's buffer.
+            let mut chain = Vec::new();
             for _ in 0..=later.after.len() {
                 // The next launch given this memory: one whose argument lists `cur` among the
                 // launches before it (and, for a known allocation, keeps a buffer of it).
@@ -843,17 +847,19 @@ impl Executor {
                     })
                 });
                 match next {
-                    Some(n) => cur = n,
+                    Some(n) => {
+                        cur = n;
+                        chain.push(n);
+                    }
                     None => break,
                 }
             }
-            if cur == (traced.id, j) {
-                continue;
-            }
-            if let Some((b, at)) = pick(&ran, cur, &p.name, &a.device) {
-                let b = b.clone();
-                let shift = i128::from(a.offset) - i128::from(at);
-                inject(self, &p.name, &b, false, shift, &[]);
+            for src in chain {
+                if let Some((b, at)) = pick(&ran, src, &p.name, &a.device) {
+                    let b = b.clone();
+                    let shift = i128::from(a.offset) - i128::from(at);
+                    inject(self, &p.name, &b, false, shift, &[]);
+                }
             }
         }
         finish_vars(self, &ran.vars, traced.id);

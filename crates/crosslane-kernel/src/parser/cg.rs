@@ -226,6 +226,24 @@ impl Parser<'_> {
                 }
                 Group::Coalesced(Meta::Tiled)
             }
+            (g @ Group::Tile(_), Some((rank, size))) => {
+                // A tile of a tile: its meta pair in the same hidden variables.
+                let (r, s) = meta_names(&name);
+                let int =
+                    crate::types::Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32));
+                for (n, e) in [(r, rank), (s, size)] {
+                    self.declare(&n, int);
+                    decls.push(Declarator {
+                        name: n,
+                        ty: int,
+                        array: None,
+                        init: Some(e),
+                        span: self.syn_span(name_at),
+                        id: NodeId::fresh(),
+                    });
+                }
+                g
+            }
             (g, _) => g,
         };
         self.groups.insert(name, group);
@@ -376,12 +394,30 @@ impl Parser<'_> {
                             meta: Some((meta_rank, meta_size)),
                         }))
                     }
-                    _ => {
+                    parent_group => {
                         let mask = self.e_tile_mask(at, n);
+                        // A tile of a tile of `p` threads: its place among the `p / n` tiles
+                        // partitioned from that parent (CUDA C++ Programming Guide, Cooperative
+                        // Groups, thread_block_tile: "meta_group_rank: linear rank of the group
+                        // within the set of tiles partitioned from a parent group",
+                        // "meta_group_size: number of groups created when the parent group
+                        // was partitioned"): the parent's thread rank, `linear % p`, over `n`.
+                        // A tile of the block keeps `tile_op`'s block-based pair.
+                        let meta = match parent_group {
+                            Group::Tile(p) if p >= n => {
+                                let lin = self.e_linear(at);
+                                let pp = self.e_int(at, i64::from(p));
+                                let in_parent = self.e_bin(at, crate::types::BinOp::Rem, lin, pp);
+                                let nn = self.e_int(at, i64::from(n));
+                                let rank = self.e_bin(at, crate::types::BinOp::Div, in_parent, nn);
+                                Some((rank, self.e_int(at, i64::from(p / n))))
+                            }
+                            _ => None,
+                        };
                         Ok(Some(Made {
                             group: Group::Tile(n),
                             mask,
-                            meta: None,
+                            meta,
                         }))
                     }
                 }
@@ -463,6 +499,16 @@ impl Parser<'_> {
             (name, made.meta, f.as_str())
         {
             return Ok(if f == "meta_group_rank" { rank } else { size });
+        }
+        // A named tile of a tile: the hidden variables its declaration made.
+        if let (Group::Tile(_), Some(n), "meta_group_rank" | "meta_group_size") =
+            (made.group, name, f.as_str())
+        {
+            let (r, s) = meta_names(n);
+            let var = if f == "meta_group_rank" { r } else { s };
+            if self.var_type(&var).is_some() {
+                return Ok(self.e_ident(at, &var));
+            }
         }
         self.cg_op(made.group, made.mask, meta, &f, &args, at)
     }

@@ -494,8 +494,9 @@ impl Parser<'_> {
                 return end + 1;
             }
         }
-        // `int *a2 = a + 4;`, `a = b;`, `std::swap(a, b);`: a pointer's new value (`host_ptr`).
-        if matches!(tok(k), Some(Tok::Ident(_))) {
+        // `int *a2 = a + 4;`, `a = b;`, `std::swap(a, b);`, `p += 8;`, `++p;`: a pointer's
+        // new value (`host_ptr`, `host_ptr_step`).
+        if matches!(tok(k), Some(Tok::Ident(_) | Tok::Punct("++" | "--"))) {
             let end = stmt_end();
             if !launches_in(&toks[k..end])
                 && (self.host_device_vector(st, k, end) || self.host_ptr_assign(st, k, end))
@@ -813,7 +814,7 @@ impl Parser<'_> {
                         // member, `buf[1]`, a cast); its start by name.
                         let dptr = parts.first().and_then(|&(a, b)| self.ptr_value(st, a, b));
                         let dst = match &dptr {
-                            Some(v) if v.offset == Some(0) => Some(v.alloc.clone()),
+                            Some(v) if v.offset == Some(0) || !to_device => Some(v.alloc.clone()),
                             _ => one(parts.first()),
                         };
                         // `h + 4` / `&h[4]`: a host array from that element on.
@@ -1285,6 +1286,9 @@ impl Parser<'_> {
                     .iter()
                     .rev()
                     .any(|t| matches!(&t.tok, Tok::Ident(n) if st.params.iter().any(|p| p == n)));
+            if pointer.is_none() {
+                arg.write_unread = self.unfollowed_ptr(st, a, b);
+            }
             if let Some((d, None)) = &pointer {
                 arg.write_unread = Some(format!(
                     "`{text}` points into `{d}` at an offset that has no constant value here"
@@ -1396,6 +1400,9 @@ impl Parser<'_> {
         // conditional, `d + N`.
         if let Some(v) = self.ptr_value(st, a, b) {
             return Some((v.alloc, v.offset));
+        }
+        if self.unfollowed_ptr(st, a, b).is_some() {
+            return None;
         }
         match toks
             .get(a..b)?

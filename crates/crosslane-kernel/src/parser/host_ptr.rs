@@ -456,6 +456,9 @@ impl Parser<'_> {
             st.ptrs.insert(y, vx);
             return true;
         }
+        if let Some(taken) = self.host_ptr_step(st, k, end) {
+            return taken;
+        }
         // The top-level `=`.
         let mut depth = 0usize;
         let eq = (k..end).find(|&i| {
@@ -523,9 +526,18 @@ impl Parser<'_> {
             }
             return any;
         }
+        // `auto t = d;` (also `const auto t`: what `std::swap(a, b)` is written as,
+        // `parser::std_fns`): a declaration whose type is words, its name before the `=`.
+        let auto_decl = || {
+            let name = eq.checked_sub(1).filter(|&n| n > k)?;
+            let words = (k..name).all(|i| matches!(tok(i), Some(Tok::Ident(_) | Tok::Punct("::"))));
+            (words && matches!(tok(name), Some(Tok::Ident(_)))).then_some(name)
+        };
         let place = match self.ptr_place(st, k, eq) {
             Some(p) => Some(p),
-            None => decl_from.and_then(|d| self.ptr_place(st, d, eq)),
+            None => decl_from
+                .or_else(auto_decl)
+                .and_then(|d| self.ptr_place(st, d, eq)),
         };
         let Some(place) = place else {
             return false;

@@ -1309,7 +1309,12 @@ impl Parser<'_> {
                     // Cells a signed overflow left undefined in host code (`host_undef`).
                     let undef = crate::host_undef::split_marks(&mut v, 1);
                     t.values = v;
-                    let mut what = format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol");
+                    let times = copies.iter().filter(|c| c.symbol == t.name).count();
+                    let mut what = if times > 1 {
+                        format!("host code copies into it {times} times by cudaMemcpyToSymbol, the last from `{from}` (line {line}); each launch finds the last copy made before it")
+                    } else {
+                        format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol")
+                    };
                     if !undef.is_empty() {
                         what.push_str(&format!(
                             "; undefined are {} (C++17 [expr]/4)",

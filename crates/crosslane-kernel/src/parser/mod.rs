@@ -90,6 +90,7 @@ mod host_mem;
 mod host_nested;
 mod host_pitch;
 mod host_ptr;
+mod host_ptr_step;
 mod host_range_for;
 mod host_recur;
 mod host_sizeof;
