@@ -31,6 +31,7 @@ mod arrays;
 mod bases;
 mod bitfields;
 mod by_value;
+mod conv;
 pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
