@@ -460,6 +460,44 @@ fn char_code(text: &str) -> u32 {
     rest.chars().next().map_or(0, |ch| ch as u32)
 }
 
+/// The bytes of the array a narrow string literal's text (between the quotes, escapes as
+/// written) makes: each character's UTF-8 bytes, each escape sequence one byte, and the
+/// terminating `'\0'` (C++17 [lex.string]/8 and /10: an ordinary string literal has type
+/// "array of n `const char`", n its code units plus one for the terminating null). `None` for
+/// a universal-character-name (`\u`, `\U`), whose UTF-8 length is not counted here.
+pub(crate) fn string_literal_bytes(text: &str) -> Option<u64> {
+    let cs: Vec<char> = text.chars().collect();
+    let mut n: u64 = 1;
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        i += 1;
+        if c != '\\' {
+            n += c.len_utf8() as u64;
+            continue;
+        }
+        match cs.get(i) {
+            Some('u' | 'U') => return None,
+            Some('x') => {
+                i += 1;
+                while cs.get(i).is_some_and(char::is_ascii_hexdigit) {
+                    i += 1;
+                }
+            }
+            Some('0'..='7') => {
+                let start = i;
+                while i < start + 3 && cs.get(i).is_some_and(|d| ('0'..='7').contains(d)) {
+                    i += 1;
+                }
+            }
+            Some(_) => i += 1,
+            None => {}
+        }
+        n += 1;
+    }
+    Some(n)
+}
+
 /// The value of a hexadecimal floating literal's text after `0x` (`1.8p1` → 3.0): hexadecimal
 /// digits with an optional point, then `p` and a decimal power of two, which C++17 [lex.fcon]/1
 /// makes mandatory. `None` when malformed. The digits are read into a 64-bit integer (rounded

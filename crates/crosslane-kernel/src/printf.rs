@@ -59,7 +59,17 @@ fn field_number(digits: &str) -> u64 {
 
 /// As [`format()`], also saying whether a width or precision was capped.
 pub fn format_line(fmt: &str, args: &[LaneVal]) -> Formatted {
+    format_line_strs(fmt, args, &[])
+}
+
+/// As [`format_line`], where `strs[k]`, when given, is argument `k`'s string literal (as
+/// written, escapes included): a `%s` conversion of it prints the string, cut to the
+/// precision (C11 7.21.6.1/8, `s`: "the argument shall be a pointer to the initial element of
+/// an array of character type"; CUDA C++ Programming Guide, Formatted Output: `%s` takes a
+/// string). Its entry in `args` is then not read.
+pub fn format_line_strs(fmt: &str, args: &[LaneVal], strs: &[Option<String>]) -> Formatted {
     let fmt = unescape(fmt);
+    let mut index = 0usize;
     let mut capped: Option<u64> = None;
     let mut cap = |n: u64| -> usize {
         if n > MAX_PRINTF_FIELD as u64 {
@@ -129,7 +139,16 @@ pub fn format_line(fmt: &str, args: &[LaneVal]) -> Formatted {
             out.push('%');
             continue;
         }
+        let literal = strs.get(index).and_then(Option::as_deref);
+        index += 1;
         let body = match next.next() {
+            Some(_) if conv == 's' && literal.is_some() => {
+                let text = unescape(literal.unwrap_or_default());
+                match precision {
+                    Some(p) => text.chars().take(p).collect(),
+                    None => text,
+                }
+            }
             None => "<missing>".to_string(),
             Some(Err(u)) => format!("<undefined: {}>", u.why),
             Some(Ok(v)) => convert(conv, v, &flags, precision),

@@ -496,12 +496,25 @@ impl Executor {
                         return Some(false);
                     }
                 };
+                let lanes = self.trace.launch.lanes;
+                // A string literal argument is printed by `%s` ([`crate::printf`]), not
+                // evaluated in the lanes.
+                let strs: Vec<Option<String>> = args
+                    .iter()
+                    .skip(1)
+                    .map(|a| match &a.kind {
+                        ExprKind::Str(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .collect();
                 let vals: Vec<Vec<LaneVal>> = args
                     .iter()
                     .skip(1)
-                    .map(|a| self.eval(w, a, active, cx))
+                    .map(|a| match &a.kind {
+                        ExprKind::Str(_) => vec![Ok(KVal::int(Scalar::U64, 0)); lanes],
+                        _ => self.eval(w, a, active, cx),
+                    })
                     .collect();
-                let lanes = self.trace.launch.lanes;
                 let warp_index = self.warps[w].index;
                 // Each lane's call costs its formatting, kept or not (past the line cap).
                 let calls = active.iter().filter(|&l| l < lanes).count() as u64;
@@ -522,7 +535,7 @@ impl Executor {
                         break;
                     }
                     let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
-                    let out = crate::printf::format_line(&fmt, &lane_args);
+                    let out = crate::printf::format_line_strs(&fmt, &lane_args, &strs);
                     if let Some(n) = out.capped {
                         cx.note(
                             Level::Warning,

@@ -351,6 +351,8 @@ impl Parser<'_> {
                 Some(Ty::Ptr(_)) => Some(8),
                 _ => None,
             },
+            // `sizeof("abc")` is 4: the literal's array with its terminating null.
+            ExprKind::Str(text) => crate::lexer::string_literal_bytes(text),
             _ => None,
         }
         // A struct value (`sizeof(blk)`, `sizeof(s.inner)`): its layout's size.
@@ -834,6 +836,7 @@ impl Parser<'_> {
                     if let Some(e) = self.amdgcn_ballot_call(&w, &args, span)? {
                         return Ok(e);
                     }
+                    self.amdgcn_int_args(&w, &mut args);
                     if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {
                         return Ok(e);
                     }

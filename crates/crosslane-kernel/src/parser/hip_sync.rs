@@ -83,6 +83,7 @@ impl Parser<'_> {
                 ),
             ));
         }
+        self.check_mask_type(name, &args[0], span)?;
         let mask = self.hip_mask(&args[0], span);
         let ok = self.hip_mask_ok(&mask, span);
         let result = match name {
@@ -112,6 +113,42 @@ impl Parser<'_> {
         let s = self.syn_span(span);
         let why = Expr::new(ExprKind::Str(MASK_RULE.to_string()), s);
         Ok(Some(self.e_call(span, VALID_ONLY, vec![result, ok, why])))
+    }
+
+    /// HIP's `*_sync` functions are templates over the mask type that require a 64-bit
+    /// integer: ROCm `amd_warp_sync_functions.h` (since ROCm 6.2, where these functions were
+    /// added) opens each with `static_assert(__hip_internal::is_integral<MaskT>::value &&
+    /// sizeof(MaskT) == 8, "The mask must be a 64-bit integer. Implicitly promoting a smaller
+    /// integer is almost always an error.")`, on wave32 targets as on wave64. A CUDA-style
+    /// `0xffffffff` (an `unsigned int`, [lex.icon]/2) therefore does not compile with hipcc; it
+    /// is refused here at the call. A mask whose type the front end cannot tell passes. MACA
+    /// keeps its own headers (not among the documents here) and is not checked.
+    ///
+    /// # Errors
+    /// A HIP mask of a type other than a 64-bit integer, at `span`.
+    fn check_mask_type(&self, name: &str, mask: &Expr, span: Span) -> PResult<()> {
+        if !self.hip {
+            return Ok(());
+        }
+        let Some(t) = self.expr_type(mask) else {
+            return Ok(());
+        };
+        if t.lanes == 1 && !t.scalar.is_float() && t.scalar.bits() == 64 {
+            return Ok(());
+        }
+        Err(crate::KernelError::new(
+            span.line,
+            span.col,
+            format!(
+                "`{name}`'s mask has type `{}` ({} bits): HIP's `*_sync` functions take a \
+                 64-bit integer mask (ROCm amd_warp_sync_functions.h, since ROCm 6.2: \
+                 static_assert \"The mask must be a 64-bit integer\"), so hipcc refuses this \
+                 call on every target; pass a 64-bit mask: `0xffffffffffffffffull` for the \
+                 whole wavefront, or `__activemask()`",
+                t.name(),
+                t.scalar.bits() * u32::from(t.lanes)
+            ),
+        ))
     }
 
     /// The lanes `__match_any` compares: the executing lanes (`__activemask()` in ROCm's

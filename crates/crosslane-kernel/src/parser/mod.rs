@@ -26,6 +26,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod amdgcn_ballot;
+mod amdgcn_int;
 mod arrays;
 mod asc_reduce;
 mod ascend_simt;
@@ -606,6 +607,9 @@ struct Parser<'a> {
     pre: Vec<Stmt>,
     /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
     syn: u32,
+    /// Set by an expression statement that is one call of a struct-valued function: its
+    /// value is discarded, so no conversion function is called on it ([stmt.expr]/1).
+    value_unused: bool,
     /// The struct whose member function is being parsed.
     self_struct: Option<String>,
     /// The struct the function being parsed returns.
@@ -761,6 +765,7 @@ impl<'a> Parser<'a> {
             void_now: Vec::new(),
             pre: Vec::new(),
             syn: 0,
+            value_unused: false,
             self_struct: None,
             ret_struct: None,
             ret_this: false,

@@ -351,7 +351,12 @@ impl Parser<'_> {
             self.decl()?
         } else {
             let e = self.expr()?;
-            StmtKind::Expr(self.lower_struct(e)?)
+            // `W{1};`, `make_pair(a, b);`: a struct value discarded, never converted.
+            self.value_unused =
+                matches!(e.kind, ExprKind::Call(..)) && self.struct_of(&e).is_some();
+            let lowered = self.lower_struct(e);
+            self.value_unused = false;
+            StmtKind::Expr(lowered?)
         };
         self.expect_punct(";")?;
         Ok(Stmt {

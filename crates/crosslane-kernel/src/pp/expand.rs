@@ -608,7 +608,9 @@ fn paste(l: &PTok, r: &PTok, site: &Token, name: &str) -> Result<PTok, KernelErr
     let (Some(t), None) = (toks.next(), toks.next()) else {
         return Err(bad());
     };
-    let literal = matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_));
+    // A literal, or an alternative token pasted together (`x ## or`), keeps its spelling.
+    let literal = matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_))
+        || (matches!(t.tok, Tok::Punct(_)) && text.starts_with(|c: char| c.is_ascii_alphabetic()));
     Ok(PTok {
         t: Token {
             tok: t.tok,

@@ -193,11 +193,15 @@ fn with_spacing(toks: Vec<Token>, chars: &[char], starts: &[usize]) -> Vec<PTok>
         }
         let space = prev_end.is_some_and(|e| e != (t.line, t.col));
         prev_end = Some(t.end);
-        let spell =
-            matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_)).then(|| {
-                let (a, b) = (idx((t.line, t.col)), idx(t.end));
-                Rc::from(chars[a..b.max(a)].iter().collect::<String>().as_str())
-            });
+        let (a, b) = (idx((t.line, t.col)), idx(t.end));
+        // An alternative token (`xor`, `and`) keeps its spelling: it is the operator in every
+        // respect "except for its spelling" (C++17 [lex.digraph]/2), and `##` and `#` work on
+        // spellings ([cpp.concat]/3, [cpp.stringize]/2): `__shfl_ ## xor` is `__shfl_xor`.
+        let alternative =
+            matches!(t.tok, Tok::Punct(_)) && chars.get(a).is_some_and(|c| c.is_ascii_alphabetic());
+        let spell = (alternative
+            || matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_)))
+        .then(|| Rc::from(chars[a..b.max(a)].iter().collect::<String>().as_str()));
         out.push(PTok {
             t,
             hide: Vec::new(),

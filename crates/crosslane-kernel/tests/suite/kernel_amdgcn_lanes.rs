@@ -286,3 +286,43 @@ fn the_default_target_defines_its_macros() {
         );
     }
 }
+
+#[test]
+fn int_declared_lane_builtins_convert_a_float_argument_to_int() {
+    // clang declares readfirstlane `int(int)`, readlane `int(int, int)`, ds_bpermute
+    // `int(int, int)` and ds_swizzle `int(int, _Constant int)` (BuiltinsAMDGPU.def): the
+    // float t + 2.75 becomes the int t + 2 (truncation, [conv.fpint]/1) before the call, and
+    // the int result converts back to float. Four lanes, in = 2.75 3.75 4.75 5.75:
+    //   readfirstlane → lane 0's 2; readlane(·, 1) → lane 1's 3; bpermute(0, ·) reads lane
+    //   0 (byte address 0) → 2; swizzle 0x801b is QDMode with lanes [3 2 1 0] per quad
+    //   (offset bits 7:0 = 0b00011011) → 5 4 3 2.
+    let src = r#"
+__global__ void k(const float* in, float* a, float* b, float* c, float* d) {
+    const int t = threadIdx.x;
+    float v = in[t];
+    a[t] = __builtin_amdgcn_readfirstlane(v);
+    b[t] = __builtin_amdgcn_readlane(v, 1);
+    c[t] = __builtin_amdgcn_ds_bpermute(0, v);
+    d[t] = __builtin_amdgcn_ds_swizzle(v, 0x801b);
+}
+"#;
+    let mut c = crate::support::launch(
+        Dialect::Hip,
+        4,
+        &[
+            ("in", 4, "i+2.75"),
+            ("a", 4, "0"),
+            ("b", 4, "0"),
+            ("c", 4, "0"),
+            ("d", 4, "0"),
+        ],
+    );
+    c.preprocess.arch = Some("gfx942".into());
+    let t = crate::support::run_finished(src, c);
+    let f = |n: &str| crate::support::floats(&t, n);
+    let all = |v: f64| vec![Some(v); 4];
+    assert_eq!(f("a"), all(2.0));
+    assert_eq!(f("b"), all(3.0));
+    assert_eq!(f("c"), all(2.0));
+    assert_eq!(f("d"), vec![Some(5.0), Some(4.0), Some(3.0), Some(2.0)]);
+}

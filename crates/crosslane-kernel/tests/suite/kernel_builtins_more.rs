@@ -410,3 +410,28 @@ fn hip_casting_intrinsics_leave_out_of_range_undefined() {
         warnings(&t)
     );
 }
+
+#[test]
+fn sizeof_a_string_literal_and_printf_of_one() {
+    // [lex.string]/8: "abc" is a `const char[4]` (three characters and the NUL), "x\n\0" a
+    // `const char[4]` (each escape one char), "é" its two UTF-8 bytes and the NUL: sizeof 4, 4,
+    // 3; a `char name[5]` is 5. printf's `%s` of a literal prints it (C11 7.21.6.1/8), `%-6s` pads
+    // it on the right to 6, `%.2s` cuts it to 2.
+    let src = r#"
+__global__ void k(int* out) {
+    char name[5];
+    out[0] = sizeof("abc");
+    out[1] = sizeof("x\n\0");
+    out[2] = sizeof("é");
+    out[3] = sizeof(name);
+    printf("%s|%-6s|%.2s|%d\n", "lit", "ab", "wxyz", 7);
+}
+"#;
+    let t = run(src, launch(Dialect::Hip, 1, &[("out", 4, "0")]));
+    assert_eq!(
+        crate::support::ints(&t, "out"),
+        vec![Some(4), Some(4), Some(3), Some(5)]
+    );
+    assert_eq!(t.printf.len(), 1);
+    assert_eq!(t.printf[0].text, "lit|ab    |wx|7\n");
+}

@@ -192,3 +192,26 @@ fn reduce_sync_takes_a_64_bit_mask_on_a_wave64() {
     assert_eq!(ints(t.buffer("sum").unwrap()), vec![Some(2016); 64]);
     assert_eq!(ints(t.buffer("mx").unwrap()), vec![Some(63); 64]);
 }
+
+#[test]
+fn a_32_bit_mask_is_refused_as_hipcc_refuses_it() {
+    // ROCm's amd_warp_sync_functions.h static_asserts sizeof(MaskT) == 8 on every target:
+    // `0xffffffff` is an `unsigned int` ([lex.icon]/2), so the call does not compile.
+    let src = "__global__ void k(const int* in, int* out) {\n\
+  int v = in[threadIdx.x];\n\
+  v += __shfl_xor_sync(0xffffffff, v, 1);\n\
+  out[threadIdx.x] = v;\n\
+}\n";
+    for lanes in [32, 64] {
+        let c = LaunchConfig {
+            dialect: Some(Dialect::Hip),
+            lanes: Some(lanes),
+            block_dim: Some([lanes, 1, 1]),
+            ..LaunchConfig::default()
+        };
+        let e = crate::support::refused(src, c);
+        assert!(e.starts_with("3:6:"), "{e}");
+        assert!(e.contains("`unsigned` (32 bits)"), "{e}");
+        assert!(e.contains("0xffffffffffffffffull"), "{e}");
+    }
+}

@@ -67,3 +67,35 @@ fn a_cast_kernel_family_from_one_macro_with_a_helper_template() {
     // ([conv.fpint]/1): 0, 1, 3, 4.
     assert_eq!(ints(t.buffer("out").unwrap()), [0, 1, 3, 4].map(Some));
 }
+
+#[test]
+fn pasting_an_alternative_token_pastes_its_spelling() {
+    // `xor` is `^` in every respect "except for its spelling" ([lex.digraph]/2), and `##`
+    // joins spellings ([cpp.concat]/3): SHFL(xor) is `__shfl_xor`, and `#` makes "xor"
+    // (3 bytes + NUL: sizeof 4). HIP, eight lanes of a wave64, v = t:
+    //   __shfl_xor(v, 1) + __shfl_down(v, 2) = (t ^ 1) + (t + 2) for t < 6:
+    //   1+2, 0+3, 3+4, 2+5, 5+6, 4+7 = 3 3 7 7 11 11.
+    let src = r#"
+#define SHFL(kind) __shfl_##kind
+#define S_(x) #x
+#define S(x) S_(x)
+__global__ void k(const int* in, int* out, int* len) {
+    int v = in[threadIdx.x];
+    int r = SHFL(xor)(v, 1) + SHFL(down)(v, 2);
+    if (threadIdx.x < 6) out[threadIdx.x] = r;
+    if (threadIdx.x == 0) len[0] = sizeof(S(xor));
+}
+"#;
+    let c = crate::support::launch(
+        crosslane_core::op::Dialect::Hip,
+        8,
+        &[("in", 8, "index"), ("out", 6, "0"), ("len", 1, "0")],
+    );
+    let t = crate::support::run_finished(src, c);
+    let want = [3, 3, 7, 7, 11, 11];
+    assert_eq!(
+        crate::support::ints(&t, "out"),
+        want.iter().map(|&v| Some(v)).collect::<Vec<_>>()
+    );
+    assert_eq!(crate::support::ints(&t, "len"), vec![Some(4)]);
+}

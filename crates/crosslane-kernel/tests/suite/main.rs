@@ -19,6 +19,7 @@ mod kernel_bytes;
 mod kernel_cg_groups;
 mod kernel_cg_small_tiles;
 mod kernel_contract;
+mod kernel_conversions;
 mod kernel_coop;
 mod kernel_cub;
 mod kernel_cub_items;

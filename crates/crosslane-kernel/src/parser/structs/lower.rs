@@ -368,11 +368,18 @@ impl Parser<'_> {
                 ),
             ));
         }
-        if self
-            .struct_of(&Expr::new(ExprKind::Call(name.clone(), args.clone()), span))
-            .is_some()
-            || self.method_target(&name, &args).is_some()
+        let valued = self.struct_of(&Expr::new(ExprKind::Call(name.clone(), args.clone()), span));
+        let unused = std::mem::take(&mut self.value_unused);
+        if valued
+            .as_deref()
+            .is_some_and(|s| !unused && self.has_conversion(s))
         {
+            // A class temporary or result used as a value: its conversion function
+            // ([`super::conv`]); a discarded one (`W{1};`) is not converted.
+            let call = Expr::new(ExprKind::Call(name, args), span);
+            return self.converted(call, span);
+        }
+        if valued.is_some() || self.method_target(&name, &args).is_some() {
             // Struct-valued (its value unused here) or a member function returning a value.
             if let Some((_, call)) = self.method_call(&name, &args, span)? {
                 return Ok(call);
@@ -396,6 +403,7 @@ impl Parser<'_> {
             ));
         }
         self.check_void_args(&name, &args)?;
+        let args = self.convert_class_args(&name, args)?;
         let args = self.expand_args(args)?;
         Ok(Expr::new(ExprKind::Call(name, args), span))
     }

@@ -31,6 +31,7 @@ mod arrays;
 mod bases;
 mod bitfields;
 pub(super) mod by_value;
+mod conv;
 mod cv_overload;
 pub(crate) use cv_overload::const_key;
 pub(crate) use by_value::ParamCopy;
