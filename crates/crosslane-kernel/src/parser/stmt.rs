@@ -228,82 +228,7 @@ impl Parser<'_> {
                     // The objects with destructors the jump leaves, destroyed on the way out.
                     return self.break_or_continue(w == "continue", span);
                 }
-                "return" => {
-                    self.bump();
-                    let e = if self.is_punct(";") {
-                        None
-                    } else if self.is_punct("{") && self.ret_struct.is_some() {
-                        // `return {a, b};` in a function returning a struct.
-                        Some(self.brace_list()?)
-                    } else if let Some(v) = self
-                        .ret_val
-                        .filter(|_| self.is_punct("{") && self.lambda.is_none())
-                    {
-                        // `return {};` / `return {a, b, c, d};` in a function returning a value
-                        // type: copy-list-initialization of the return type ([stmt.return]/2),
-                        // read as the functional cast `T{…}`.
-                        let name = crate::vector_types::cuda_name(v);
-                        Some(self.functional_cast(&name, v, span)?)
-                    } else {
-                        Some(self.expr()?)
-                    };
-                    self.expect_punct(";")?;
-                    // `return r[i];` of `float& at(int i)`: its address ([`Parser::ret_addr`]).
-                    let e = match e {
-                        Some(x) if self.ret_addr => Some(address_of(x, 0)),
-                        e => e,
-                    };
-                    if self.ret_this
-                        && matches!(&e, Some(Expr { kind: ExprKind::Ident(n), .. }) if n == "this")
-                    {
-                        // `return *this;` of `V& operator+=(…)`: the receiver was changed in
-                        // place ([`super::operators`]).
-                        return Ok(done(self, StmtKind::Return(None)));
-                    }
-                    if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
-                        self.jump_past_destructors("return", 0, span)?;
-                        let end = self.last_end();
-                        return self.return_struct(e.clone(), &s, span, end);
-                    }
-                    if let Some(e) = &e {
-                        let is_struct = self.struct_of(e).is_some()
-                            || matches!(&e.kind, ExprKind::Call(n, _) if n == "@brace");
-                        let ty = self.expr_type(e);
-                        if self.lambda.is_none() && !is_struct {
-                            self.note_auto_return(ty, span);
-                        }
-                        // A lambda's `return p + i;` of a pointer gives it a pointer type.
-                        let deduced = match ty {
-                            Some(v) => Some(Ty::Val(v)),
-                            None if self.is_pointer_expr(e) => self.pointee_type(e).map(Ty::Ptr),
-                            None => None,
-                        };
-                        let void_call = matches!(&e.kind, ExprKind::Call(n, _)
-                            if matches!(self.fn_types.get(n), Some(Ty::Void)));
-                        if let Some(ctx) = self.lambda.as_mut() {
-                            if is_struct {
-                                ctx.ret_struct_seen = true;
-                            } else if ctx.ret == Some(None) {
-                                match deduced {
-                                    Some(t) => ctx.ret = Some(Some(t)),
-                                    // `return f();` of a `void` function ([stmt.return]/2).
-                                    None if void_call => {}
-                                    None => {
-                                        ctx.ret_unknown.get_or_insert(span);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    let e = match e {
-                        Some(e) => Some(self.lower_struct(e)?),
-                        None => None,
-                    };
-                    if !self.destructibles.is_empty() {
-                        return self.return_past_destructors(e, span);
-                    }
-                    return Ok(done(self, StmtKind::Return(e)));
-                }
+                "return" => return self.return_stmt(span),
                 // A struct defined in a function (`struct { int x; int y; } grid;`,
                 // `struct P { … };`), then the variables declared after its `}`.
                 "struct" | "class" | "union"
@@ -335,6 +260,90 @@ impl Parser<'_> {
             }
         }
         self.simple_stmt()
+    }
+
+    /// `return …;` (its own function: kept out of [`Parser::stmt`], whose frame every nested
+    /// statement pays for on the stack).
+    #[inline(never)]
+    fn return_stmt(&mut self, span: Span) -> PResult<Stmt> {
+        let done = |p: &Self, kind| Stmt {
+            kind,
+            span,
+            end: p.last_end(),
+        };
+        self.bump();
+        let e = if self.is_punct(";") {
+            None
+        } else if self.is_punct("{") && self.ret_struct.is_some() {
+            // `return {a, b};` in a function returning a struct.
+            Some(self.brace_list()?)
+        } else if let Some(v) = self
+            .ret_val
+            .filter(|_| self.is_punct("{") && self.lambda.is_none())
+        {
+            // `return {};` / `return {a, b, c, d};` in a function returning a value
+            // type: copy-list-initialization of the return type ([stmt.return]/2),
+            // read as the functional cast `T{…}`.
+            let name = crate::vector_types::cuda_name(v);
+            Some(self.functional_cast(&name, v, span)?)
+        } else {
+            Some(self.expr()?)
+        };
+        self.expect_punct(";")?;
+        // `return r[i];` of `float& at(int i)`: its address ([`Parser::ret_addr`]).
+        let e = match e {
+            Some(x) if self.ret_addr => Some(address_of(x, 0)),
+            e => e,
+        };
+        if self.ret_this && matches!(&e, Some(Expr { kind: ExprKind::Ident(n), .. }) if n == "this")
+        {
+            // `return *this;` of `V& operator+=(…)`: the receiver was changed in
+            // place ([`super::operators`]).
+            return Ok(done(self, StmtKind::Return(None)));
+        }
+        if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
+            self.jump_past_destructors("return", 0, span)?;
+            let end = self.last_end();
+            return self.return_struct(e.clone(), &s, span, end);
+        }
+        if let Some(e) = &e {
+            let is_struct = self.struct_of(e).is_some()
+                || matches!(&e.kind, ExprKind::Call(n, _) if n == "@brace");
+            let ty = self.expr_type(e);
+            if self.lambda.is_none() && !is_struct {
+                self.note_auto_return(ty, span);
+            }
+            // A lambda's `return p + i;` of a pointer gives it a pointer type.
+            let deduced = match ty {
+                Some(v) => Some(Ty::Val(v)),
+                None if self.is_pointer_expr(e) => self.pointee_type(e).map(Ty::Ptr),
+                None => None,
+            };
+            let void_call = matches!(&e.kind, ExprKind::Call(n, _)
+                if matches!(self.fn_types.get(n), Some(Ty::Void)));
+            if let Some(ctx) = self.lambda.as_mut() {
+                if is_struct {
+                    ctx.ret_struct_seen = true;
+                } else if ctx.ret == Some(None) {
+                    match deduced {
+                        Some(t) => ctx.ret = Some(Some(t)),
+                        // `return f();` of a `void` function ([stmt.return]/2).
+                        None if void_call => {}
+                        None => {
+                            ctx.ret_unknown.get_or_insert(span);
+                        }
+                    }
+                }
+            }
+        }
+        let e = match e {
+            Some(e) => Some(self.lower_struct(e)?),
+            None => None,
+        };
+        if !self.destructibles.is_empty() {
+            return self.return_past_destructors(e, span);
+        }
+        return Ok(done(self, StmtKind::Return(e)));
     }
 
     /// A declaration or expression statement, ending in `;` (also a `for` initializer).
