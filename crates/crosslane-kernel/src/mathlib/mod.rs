@@ -359,7 +359,12 @@ pub fn result_type(name: &str, args: &[Scalar]) -> Option<Scalar> {
     }
     let name = name.strip_prefix("std::").unwrap_or(name);
     if let Some((_, r, single_name)) = table::find(name) {
-        let single = single_name || single_overload_of(args.iter().copied());
+        // `ldexp(float, int)`: the `int` of an `FInt` row takes no part in the choice.
+        let chosen = match r.eval {
+            table::Eval::FInt(_) => &args[..1.min(args.len())],
+            _ => args,
+        };
+        let single = single_name || single_overload_of(chosen.iter().copied());
         return Some(match r.eval {
             table::Eval::Pred(_) => Scalar::Bool,
             table::Eval::ToInt(_) => Scalar::I32,

@@ -633,8 +633,14 @@ fn call_row(
     single_name: bool,
     args: &[KVal],
 ) -> Result<Call, String> {
-    // `exp(float)` is the float overload; `isnan` and friends take either.
-    let single = single_name || single_overload(args);
+    // `exp(float)` is the float overload; `isnan` and friends take either. `ldexp(x, n)` and
+    // `scalbn(x, n)` are chosen by `x` alone: their `n` is declared `int` (`long` for
+    // `scalbln`) in every overload (C++17 [c.math]: `float ldexp(float x, int exp)`).
+    let single = single_name
+        || match r.eval {
+            Eval::FInt(_) => single_overload(&args[..1.min(args.len())]),
+            _ => single_overload(args),
+        };
     let ty = if single { Scalar::F32 } else { Scalar::F64 };
     if matches!(r.eval, Eval::Nan) {
         return Ok(Call::value(KVal::float(ty, f64::NAN)));

@@ -221,3 +221,34 @@ __global__ void k(float* o, float* v) {
         .iter()
         .any(|d| d.message.contains("dim = 0 names none")));
 }
+
+/// `ldexp(x, n)` and `scalbn(x, n)` of a `float` `x` call the `float` overload: their `n` is
+/// declared `int` in every overload (C++17 [c.math]: `float ldexp(float x, int exp)`), so the
+/// `int` argument does not make the call `double`. 2^200 overflows `float` to +∞ (FLT_MAX is
+/// about 2^128), while the `double` overload gives 2^200 exactly.
+#[test]
+fn ldexp_of_a_float_and_an_int_is_the_float_overload() {
+    let src = r#"
+__global__ void k(float* o, double* d) {
+  float x = 1.0f;
+  int n = 200;
+  d[0] = ldexp(x, n);
+  d[1] = ldexp(1.0, n);
+  d[2] = scalbn(x, n);
+  o[0] = scalbn(1.5f, 3);
+}
+"#;
+    let t = run_finished(
+        src,
+        launch(Dialect::Cuda, 1, &[("o", 1, "0"), ("d", 3, "0")]),
+    );
+    assert_eq!(
+        floats(&t, "d"),
+        vec![
+            Some(f64::INFINITY),
+            Some(2f64.powi(200)),
+            Some(f64::INFINITY)
+        ]
+    );
+    assert_eq!(floats(&t, "o"), vec![Some(12.0)]);
+}
