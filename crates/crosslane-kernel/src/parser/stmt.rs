@@ -343,7 +343,7 @@ impl Parser<'_> {
         if !self.destructibles.is_empty() {
             return self.return_past_destructors(e, span);
         }
-        return Ok(done(self, StmtKind::Return(e)));
+        Ok(done(self, StmtKind::Return(e)))
     }
 
     /// A declaration or expression statement, ending in `;` (also a `for` initializer).
