@@ -80,7 +80,7 @@ pub fn amd_target(
 /// compiler, which predefines them) for the `__atomic_*` builtins ([`crate::atomics`]). Ascend C: CANN's headers' `LAUNCH_BOUND(n)`
 /// (= `__launch_bounds__(n)`), which every Ascend C source gets from `kernel_operator.h`, and
 /// the qualifier `__simt_callee__` (= `__device__`). MACA:
-/// mxcc's `__MACA__`, `__MACACC__` and `__MACA_ARCH__` ([`MACA_MACROS`]).
+/// mxcc's `__MACA__`, `__MACACC__` and `__MACA_ARCH__` (the table `MACA_MACROS`).
 ///
 /// # Errors
 /// A message naming the accepted forms when `arch` does not belong to the dialect.
