@@ -401,6 +401,20 @@ pub const ROWS: &[Row] = &[
         Exact,
         Exact,
     ),
+    // The double-precision classification functions of CUDA's `math_functions.h`
+    // (`__device__ int __isnan(double)`, `__isinf`, `__isfinited`, `__signbitd`): the
+    // counterparts of `__isnanf`, `__isinff`, `__finitef`, `__signbitf` above, with no
+    // single-precision name of their own (a `float` argument converts to `double`).
+    row("__isnan", "", Eval::Pred(f64::is_nan), Exact, Exact),
+    row("__isinf", "", Eval::Pred(f64::is_infinite), Exact, Exact),
+    row("__isfinited", "", Eval::Pred(f64::is_finite), Exact, Exact),
+    row(
+        "__signbitd",
+        "",
+        Eval::Pred(f64::is_sign_negative),
+        Exact,
+        Exact,
+    ),
 ];
 
 /// Functions that store through pointer arguments, and which arguments those are.
@@ -420,6 +434,10 @@ pub const OUT_PARAMS: &[(&str, &[usize])] = &[
 
 /// The row named `name` and whether the name is the single-precision one.
 pub fn find(name: &str) -> Option<(usize, &'static Row, bool)> {
+    if name.is_empty() {
+        // A row without a name in one precision (`fdividef`'s double) holds "" there.
+        return None;
+    }
     ROWS.iter().enumerate().find_map(|(i, r)| {
         if r.double == name {
             Some((i, r, false))

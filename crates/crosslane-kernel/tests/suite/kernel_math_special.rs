@@ -252,3 +252,32 @@ __global__ void k(float* o, double* d) {
     );
     assert_eq!(floats(&t, "o"), vec![Some(12.0)]);
 }
+
+/// The classification functions of CUDA's `math_functions.h` in both precisions: `__isnan`,
+/// `__isinf`, `__isfinited`, `__signbitd` take a `double`, `__isnanf`, `__isinff`, `__finitef`,
+/// `__signbitf` a `float`; each gives a nonzero `int` when the IEEE 754 class holds. Each lane
+/// packs the eight answers as bits 1, 2, 4, … 128: +∞ is infinite (2 + 32), −∞ also has its sign
+/// bit (+ 8 + 128), −0.0 and −1 are finite with the sign bit (4 + 8 + 64 + 128), 0 and 2 are
+/// finite (4 + 64), and NaN is NaN in both precisions (1 + 16; its sign bit is left out here).
+#[test]
+fn double_and_float_classification_names() {
+    let src = r#"
+__global__ void k(int* o) {
+  int t = threadIdx.x;
+  double z = 0.0;
+  double x = t == 0 ? z / z : t == 1 ? 1.0 / z : t == 2 ? -1.0 / z : t == 3 ? -z : t - 5.0;
+  float y = (float)x;
+  o[t] = (__isnan(x) != 0) + 2 * (__isinf(x) != 0) + 4 * (__isfinited(x) != 0)
+       + 16 * (__isnanf(y) != 0) + 32 * (__isinff(y) != 0) + 64 * (__finitef(y) != 0);
+  if (t > 0) o[t] += 8 * (__signbitd(x) != 0) + 128 * (__signbitf(y) != 0);
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 8, &[("o", 8, "0")]));
+    assert_eq!(
+        crate::support::ints(&t, "o"),
+        vec![17, 34, 170, 204, 204, 68, 68, 68]
+            .into_iter()
+            .map(Some)
+            .collect::<Vec<_>>()
+    );
+}
