@@ -221,10 +221,18 @@ impl Controls {
         let Some(dialect) = self.current_dialect() else {
             return Ok(());
         };
-        kit::clear(&self.op);
+        // The op menu in one write: one `<option>` per op as markup, not a DOM call per
+        // attribute and text of each (the CUDA menu's dozens of options cost about 14 ms of the
+        // page's start this way on a loaded 2-core machine, docs/benchmarks.md "Time to first
+        // lanes").
+        let mut options = kit::Html::with_capacity(64 * 32);
         for spec in dialect_ops(dialect) {
-            option(&self.doc, &self.op, spec.name, spec.name)?;
+            options
+                .el("option")
+                .attr("value", spec.name)
+                .text(spec.name);
         }
+        kit::set_html(&self.op, &options);
         self.lanes.set_value(&dialect.default_lanes().to_string());
         self.active.set_value("");
         self.exited.set_value("");
