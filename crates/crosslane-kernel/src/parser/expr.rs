@@ -388,6 +388,14 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 (self.is_type_word(w) || matches!(w.as_str(), "const" | "volatile"))
                     && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
+                    // `(std::conditional_t<C, A, B>)x`, `(typename std::conditional<…>::type)x`:
+                    // a type trait names a type ([meta.trans.other]), so this is a cast.
+                    || w == "typename"
+                    || (w == "std"
+                        && matches!(self.peek(2), Tok::Punct("::"))
+                        && matches!(self.peek(3), Tok::Ident(t) if super::type_traits::is_type_trait(t))
+                        && matches!(self.peek(4), Tok::Punct("<")))
+                    || (super::type_traits::is_type_trait(w) && matches!(self.peek(2), Tok::Punct("<")))
             }
             _ => false,
         }

@@ -25,6 +25,7 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod alias_templates;
 mod amdgcn_ballot;
 mod amdgcn_int;
 mod arrays;
@@ -260,6 +261,7 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
+    let tokens = alias_templates::alias_templates(tokens);
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
         tokens,
     ))));
