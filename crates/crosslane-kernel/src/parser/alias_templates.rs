@@ -172,11 +172,24 @@ fn substitute(alias: &Alias, args: &[Vec<Token>], site: &Token) -> Vec<Token> {
         }
         bound.insert(&p.name, put);
     }
+    let packs: Vec<&str> = alias
+        .params
+        .iter()
+        .filter(|p| p.pack)
+        .map(|p| p.name.as_str())
+        .collect();
     let mut out = Vec::new();
+    let mut skip_dots = false;
     for t in &alias.rhs {
+        // `Ts...` of a pack parameter: its arguments in place, the `...` with it
+        // ([temp.variadic]/7).
+        if std::mem::take(&mut skip_dots) && punct(Some(t), "...") {
+            continue;
+        }
         if let Tok::Ident(w) = &t.tok {
             if let Some(b) = bound.get(w.as_str()) {
                 out.extend(b.iter().cloned());
+                skip_dots = packs.contains(&w.as_str());
                 continue;
             }
         }
@@ -268,6 +281,11 @@ mod tests {
                  template <typename T> using W = V<T>; W<float> w;"
             ),
             "MV < float , 4 > w ;"
+        );
+        // A pack parameter's arguments replace its expansion `Ts...`.
+        assert_eq!(
+            words("template <typename... Ts> using L = TL<int, Ts...>; L<a, b> x; L<Us...> y;"),
+            "TL < int , a , b > x ; TL < int , Us ... > y ;"
         );
     }
 }

@@ -101,6 +101,7 @@ mod host_switch;
 mod host_template_launch;
 mod host_vec;
 mod host_vf;
+mod int_seq;
 mod items;
 mod lambda;
 mod lambda_generic;
@@ -261,7 +262,7 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = alias_templates::alias_templates(tokens);
+    let tokens = alias_templates::alias_templates(int_seq::int_seq(tokens));
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
         tokens,
     ))));

@@ -681,6 +681,14 @@ impl Parser<'_> {
                 continue;
             }
             if p.pack {
+                // `f(std::index_sequence<Is...>)` given an `index_sequence<0, 1, 2>`: the
+                // pack is the instance's elements ([temp.deduct.type]/9).
+                if let Some(a @ TArg::Pack(_)) =
+                    self.deduce_from_class(&p.name, &deduce_class, args)
+                {
+                    bound[k] = Some(a);
+                    continue;
+                }
                 bound[k] = Some(self.deduce_pack(&p.name, &deduce_from, args, at)?);
                 continue;
             }
@@ -1199,6 +1207,9 @@ impl Parser<'_> {
         given: Vec<TArg>,
         at: Span,
     ) -> PResult<String> {
+        if name == super::int_seq::MAKE_SEQ || name == super::int_seq::SEQ_FOR {
+            return self.make_int_seq(name, given, at);
+        }
         let Some(t) = self.class_templates.get(name).cloned() else {
             return Err(KernelError::new(
                 at.line,
@@ -1206,6 +1217,14 @@ impl Parser<'_> {
                 format!("no class template `{name}`"),
             ));
         };
+        let mut given = given;
+        let grouped = given.len() == t.params.len() && matches!(given.last(), Some(TArg::Pack(_)));
+        if t.params.last().is_some_and(|p| p.pack) && given.len() + 1 >= t.params.len() && !grouped
+        {
+            // The arguments from the pack's position on are its elements ([temp.variadic]/1).
+            let items = given.split_off(t.params.len() - 1);
+            given.push(TArg::Pack(items));
+        }
         let bound = self.with_defaults(name, &t.params, given, at)?;
         let mangled = mangle(name, &bound);
         if self.structs.contains_key(&mangled) {
@@ -1259,7 +1278,18 @@ impl Parser<'_> {
             ));
         }
         self.instance_tokens -= cost;
-        let mut sub = Parser::new(&t.tokens, self.comments, self.max_depth);
+        // A class template's pack expansions and `sizeof...(Ts)` are written out for its
+        // length, as a function template's are ([`super::packs`], [temp.variadic]/7).
+        let tokens = match super::packs::pack_of(&t.params, &bound_here) {
+            Some((type_pack, n)) => {
+                let names = super::packs::pack_names(&t.tokens, type_pack);
+                super::packs::expand(&t.tokens, &names, n, &mut self.syn).map_err(|m| {
+                    KernelError::new(at.line, at.col, format!("in `{mangled}`: {m}"))
+                })?
+            }
+            None => t.tokens.clone(),
+        };
+        let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
@@ -1489,5 +1519,51 @@ impl Parser<'_> {
             .insert(mangled, Template::class(Vec::new(), tokens));
         self.pos = end + 1;
         Ok(())
+    }
+}
+
+impl Parser<'_> {
+    /// The instance `integer_sequence<T, 0, …, N-1>` that `make_integer_sequence<T, N>`
+    /// ([`super::int_seq::MAKE_SEQ`]) or `index_sequence_for<Ts...>`
+    /// ([`super::int_seq::SEQ_FOR`], `N = sizeof...(Ts)`) names (C++17 [intseq.make]/1).
+    ///
+    /// # Errors
+    /// A negative `N` ([intseq.make]/1: ill-formed), more than
+    /// [`super::int_seq::MAX_SEQ`] elements, or arguments of another shape.
+    fn make_int_seq(&mut self, name: &str, given: Vec<TArg>, at: Span) -> PResult<String> {
+        let (elem, n) = if name == super::int_seq::SEQ_FOR {
+            let n = given
+                .iter()
+                .map(|a| match a {
+                    TArg::Pack(items) => items.len(),
+                    _ => 1,
+                })
+                .sum::<usize>();
+            (TArg::Type(ValTy::scalar(Scalar::U64)), n as i128)
+        } else {
+            match given.as_slice() {
+                [t @ TArg::Type(_), TArg::Value(n)] => (t.clone(), *n),
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "`make_integer_sequence<T, N>` takes an integer type and a constant",
+                    ))
+                }
+            }
+        };
+        if !(0..=super::int_seq::MAX_SEQ).contains(&n) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`make_integer_sequence` of {n} elements: a negative length is ill-formed \
+                     (C++17 [intseq.make]/1) and crosslane makes at most {} elements",
+                    super::int_seq::MAX_SEQ
+                ),
+            ));
+        }
+        let items = (0..n).map(TArg::Value).collect();
+        self.instantiate_class("integer_sequence", vec![elem, TArg::Pack(items)], at)
     }
 }
