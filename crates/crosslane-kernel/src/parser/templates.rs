@@ -1289,6 +1289,9 @@ impl Parser<'_> {
             }
             None => t.tokens.clone(),
         };
+        // A pointer or template template argument names itself in the instance
+        // ([`super::fn_ptr`]).
+        let tokens = super::fn_ptr::substitute_named(tokens, &t.params, &bound_here);
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
