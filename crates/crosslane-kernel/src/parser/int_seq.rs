@@ -11,7 +11,12 @@
 //! from the builtin class template [`MAKE_SEQ`] ([`crate::parser`]'s `instantiate_class`), and
 //! `index_sequence_for<T...>` from [`SEQ_FOR`] with the pack's length.
 
+use super::targs::TArg;
+use super::{PResult, Parser};
+use crate::ast::Span;
 use crate::lexer::{Tok, Token};
+use crate::types::{Scalar, ValTy};
+use crate::KernelError;
 
 /// The builtin class template `__crosslane_make_seq<T, N>`: the instance
 /// `integer_sequence<T, 0, …, N-1>`.
@@ -98,4 +103,55 @@ pub(super) fn int_seq(tokens: Vec<Token>) -> Vec<Token> {
         k += 1;
     }
     out
+}
+
+impl Parser<'_> {
+    /// The instance `integer_sequence<T, 0, …, N-1>` that `make_integer_sequence<T, N>`
+    /// ([`MAKE_SEQ`]) or `index_sequence_for<Ts...>`
+    /// ([`SEQ_FOR`], `N = sizeof...(Ts)`) names (C++17 [intseq.make]/1).
+    ///
+    /// # Errors
+    /// A negative `N` ([intseq.make]/1: ill-formed), more than
+    /// [`MAX_SEQ`] elements, or arguments of another shape.
+    pub(super) fn make_int_seq(
+        &mut self,
+        name: &str,
+        given: Vec<TArg>,
+        at: Span,
+    ) -> PResult<String> {
+        let (elem, n) = if name == SEQ_FOR {
+            let n = given
+                .iter()
+                .map(|a| match a {
+                    TArg::Pack(items) => items.len(),
+                    _ => 1,
+                })
+                .sum::<usize>();
+            (TArg::Type(ValTy::scalar(Scalar::U64)), n as i128)
+        } else {
+            match given.as_slice() {
+                [t @ TArg::Type(_), TArg::Value(n)] => (t.clone(), *n),
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "`make_integer_sequence<T, N>` takes an integer type and a constant",
+                    ))
+                }
+            }
+        };
+        if !(0..=MAX_SEQ).contains(&n) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`make_integer_sequence` of {n} elements: a negative length is ill-formed \
+                     (C++17 [intseq.make]/1) and crosslane makes at most {} elements",
+                    MAX_SEQ
+                ),
+            ));
+        }
+        let items = (0..n).map(TArg::Value).collect();
+        self.instantiate_class("integer_sequence", vec![elem, TArg::Pack(items)], at)
+    }
 }

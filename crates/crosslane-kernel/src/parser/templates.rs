@@ -20,11 +20,12 @@
 
 use std::collections::HashMap;
 
+pub(super) use super::targs::bind_template_args;
 pub use super::targs::{mangle, TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
-use crate::types::{Scalar, Ty, ValTy};
+use crate::types::{Ty, ValTy};
 use crate::KernelError;
 
 /// Most template instantiations in one source: enough for a kernel's several compile-time
@@ -1333,63 +1334,6 @@ impl Parser<'_> {
     }
 }
 
-/// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
-/// type alias, a struct argument as a struct alias, an integral argument as a constant of the
-/// parameter's declared type (`int` when none was declared).
-pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
-    for (p, a) in params.iter().zip(args) {
-        if let TArg::Pack(items) = a {
-            // Each element under its own name (`Ts…0`, …), as the rewritten tokens name it.
-            let each: Vec<TParam> = (0..items.len())
-                .map(|i| TParam {
-                    name: super::targs::element(&p.name, i),
-                    // A value pack's elements keep its declared type (`int... Ns`).
-                    value: p.value,
-                    default: None,
-                    pack: false,
-                    named: false,
-                })
-                .collect();
-            bind_template_args(sub, &each, items);
-            continue;
-        }
-        match a {
-            TArg::Type(v) => {
-                sub.aliases.insert(p.name.clone(), *v);
-            }
-            TArg::Struct(st) => {
-                sub.struct_alias.insert(p.name.clone(), st.clone());
-            }
-            TArg::Group(g) => {
-                sub.group_alias.insert(p.name.clone(), *g);
-            }
-            // `Op op` then declares a function pointer parameter ([`super::fn_ptr_run`]).
-            TArg::FnPtr(sig) => {
-                sub.fn_ptr_sigs.insert(p.name.clone(), sig.clone());
-                sub.fn_ptr_types.insert(p.name.clone());
-            }
-            // Nothing names an unnamed parameter; a named argument replaced its parameter's
-            // tokens ([`super::fn_ptr`]).
-            TArg::Void | TArg::Pack(_) | TArg::Named(_) => {}
-            TArg::Value(n) => {
-                let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
-                let lit = Expr::new(
-                    ExprKind::Int {
-                        value: *n as u64,
-                        unsigned: false,
-                        long: false,
-                    },
-                    Span::default(),
-                );
-                sub.consts.insert(
-                    p.name.clone(),
-                    Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
-                );
-            }
-        }
-    }
-}
-
 impl Parser<'_> {
     /// `template <>` and what follows (C++17 [temp.expl.spec]): a class template's explicit
     /// specialization `struct Name<ARGS> { … };` or a function template's
@@ -1522,51 +1466,5 @@ impl Parser<'_> {
             .insert(mangled, Template::class(Vec::new(), tokens));
         self.pos = end + 1;
         Ok(())
-    }
-}
-
-impl Parser<'_> {
-    /// The instance `integer_sequence<T, 0, …, N-1>` that `make_integer_sequence<T, N>`
-    /// ([`super::int_seq::MAKE_SEQ`]) or `index_sequence_for<Ts...>`
-    /// ([`super::int_seq::SEQ_FOR`], `N = sizeof...(Ts)`) names (C++17 [intseq.make]/1).
-    ///
-    /// # Errors
-    /// A negative `N` ([intseq.make]/1: ill-formed), more than
-    /// [`super::int_seq::MAX_SEQ`] elements, or arguments of another shape.
-    fn make_int_seq(&mut self, name: &str, given: Vec<TArg>, at: Span) -> PResult<String> {
-        let (elem, n) = if name == super::int_seq::SEQ_FOR {
-            let n = given
-                .iter()
-                .map(|a| match a {
-                    TArg::Pack(items) => items.len(),
-                    _ => 1,
-                })
-                .sum::<usize>();
-            (TArg::Type(ValTy::scalar(Scalar::U64)), n as i128)
-        } else {
-            match given.as_slice() {
-                [t @ TArg::Type(_), TArg::Value(n)] => (t.clone(), *n),
-                _ => {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "`make_integer_sequence<T, N>` takes an integer type and a constant",
-                    ))
-                }
-            }
-        };
-        if !(0..=super::int_seq::MAX_SEQ).contains(&n) {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "`make_integer_sequence` of {n} elements: a negative length is ill-formed \
-                     (C++17 [intseq.make]/1) and crosslane makes at most {} elements",
-                    super::int_seq::MAX_SEQ
-                ),
-            ));
-        }
-        let items = (0..n).map(TArg::Value).collect();
-        self.instantiate_class("integer_sequence", vec![elem, TArg::Pack(items)], at)
     }
 }
