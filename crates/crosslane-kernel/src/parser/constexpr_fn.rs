@@ -93,7 +93,42 @@ impl Parser<'_> {
     pub(super) fn fold_int(&self, e: &Expr) -> Option<i128> {
         let mut steps = 0;
         self.fold_stopped.set(false);
-        self.fold_val(e, &HashMap::new(), 0, &mut steps)?.int()
+        let mut e = e.clone();
+        self.object_constants(&mut e);
+        self.fold_val(&e, &HashMap::new(), 0, &mut steps)?.int()
+    }
+
+    /// `e` with the constant uses of class objects replaced: `i.value` of a static data
+    /// member by the member's constant (C++17 [class.static]/1: a static member named with
+    /// the member access syntax), and `i` itself, where its class has a recorded `constexpr`
+    /// conversion function, by that function's call ([class.conv.fct], [expr.const]/2): what
+    /// `static_for`'s `integral_constant` index gives a template argument. Walks a tree the
+    /// parser built (its height bounded by the depth budget).
+    fn object_constants(&self, e: &mut Expr) {
+        let object = |n: &str| self.var_struct(n).map(|v| v.sname.clone());
+        match &e.kind {
+            ExprKind::Member(b, f) => {
+                if let ExprKind::Ident(n) = &b.kind {
+                    if let Some(s) = object(n) {
+                        if let Some(c) = self.static_const(&s, f) {
+                            *e = c;
+                            return;
+                        }
+                    }
+                }
+            }
+            ExprKind::Ident(n) => {
+                if let Some(s) = object(n) {
+                    let func = format!("{s}::{}", super::structs::CONV);
+                    if self.constexpr_fns.contains_key(&func) {
+                        *e = Expr::new(ExprKind::Call(func, Vec::new()), e.span);
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        e.kind.for_each_child_mut(|c| self.object_constants(c));
     }
 
     /// Why the last [`Parser::fold_int`] gave no value when a bound stopped it: a text to

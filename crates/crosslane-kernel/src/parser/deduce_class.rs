@@ -131,6 +131,10 @@ impl Parser<'_> {
 fn bare_param(arg: &[&Tok], tparams: &[TParam]) -> Option<String> {
     match arg {
         [Tok::Ident(n)] if tparams.iter().any(|p| !p.pack && p.name == *n) => Some(n.clone()),
+        // `Is...` of a value pack (`integer_sequence<int, Is...>`): the instance's pack.
+        [Tok::Ident(n), Tok::Punct("...")] if tparams.iter().any(|p| p.pack && p.name == *n) => {
+            Some(n.clone())
+        }
         _ => None,
     }
 }

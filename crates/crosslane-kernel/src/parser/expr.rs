@@ -388,6 +388,14 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 (self.is_type_word(w) || matches!(w.as_str(), "const" | "volatile"))
                     && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
+                    // `(std::conditional_t<C, A, B>)x`, `(typename std::conditional<…>::type)x`:
+                    // a type trait names a type ([meta.trans.other]), so this is a cast.
+                    || w == "typename"
+                    || (w == "std"
+                        && matches!(self.peek(2), Tok::Punct("::"))
+                        && matches!(self.peek(3), Tok::Ident(t) if super::type_traits::is_type_trait(t))
+                        && matches!(self.peek(4), Tok::Punct("<")))
+                    || (super::type_traits::is_type_trait(w) && matches!(self.peek(2), Tok::Punct("<")))
             }
             _ => false,
         }
@@ -573,6 +581,35 @@ impl Parser<'_> {
                 let e = e?;
                 self.expect_punct(")")?;
                 return Ok(e);
+            }
+            // `decltype(I)::value` with `I` a class object: the static member of its class
+            // ([dcl.type.simple]/4: `decltype` of an unparenthesized id-expression is the
+            // declared type; [class.static]/1).
+            Tok::Ident(w)
+                if w == "decltype"
+                    && self.is_punct("(")
+                    && matches!(self.peek(2), Tok::Punct(")"))
+                    && matches!(self.peek(3), Tok::Punct("::"))
+                    && matches!(self.peek(4), Tok::Ident(_))
+                    && matches!(self.peek(1), Tok::Ident(n) if self.var_struct(n).is_some()) =>
+            {
+                let (Tok::Ident(n), Tok::Ident(m)) = (self.peek(1).clone(), self.peek(4).clone())
+                else {
+                    return self.err("a name");
+                };
+                let sname = self
+                    .var_struct(&n)
+                    .map(|v| v.sname.clone())
+                    .unwrap_or_default();
+                let Some(c) = self.static_const(&sname, &m) else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`decltype({n})::{m}`: `{sname}` has no static constant `{m}`"),
+                    ));
+                };
+                self.pos += 5;
+                return Ok(c);
             }
             Tok::Ident(w) if w == "true" || w == "false" => ExprKind::Bool(w == "true"),
             // The null pointer constant (C11 6.3.2.3p3; C++ [conv.ptr]): 0 as a pointer.

@@ -63,6 +63,35 @@ impl Parser<'_> {
                 return self.no_default(name, at).map(Some);
             }
         }
+        // `const int* P`: a pointer non-type parameter ([temp.param]/4.2), whose argument names
+        // a file-scope `__constant__`/`__device__` array ([temp.arg.nontype]/1: the address of
+        // an object with static storage duration); the instance names that array.
+        {
+            let mut k = 0;
+            while matches!(self.peek(k), Tok::Ident(w) if w != "typename" && w != "class" && w != "template")
+                && !matches!(self.peek(k + 1), Tok::Punct("*"))
+            {
+                k += 1;
+            }
+            let typed = k > 0
+                || matches!(self.peek(0), Tok::Ident(w) if super::types::TYPE_WORDS.contains(&w.as_str()));
+            if typed
+                && matches!(self.peek(k), Tok::Ident(_))
+                && matches!(self.peek(k + 1), Tok::Punct("*"))
+            {
+                let mut j = k + 2;
+                while matches!(self.peek(j), Tok::Ident(w) if w == "const" || w == "volatile" || w == "__restrict__")
+                {
+                    j += 1;
+                }
+                if let (Tok::Ident(name), Tok::Punct("," | ">" | ">>" | "=")) =
+                    (self.peek(j).clone(), self.peek(j + 1))
+                {
+                    self.pos += j + 1;
+                    return self.no_default(name, at).map(Some);
+                }
+            }
+        }
         // `RET (*NAME)(PARAMS)`: `(`, `*`, a name, `)`, `(` before the parameter's end.
         let mut k = 0;
         let mut depth = 0usize;
@@ -129,6 +158,34 @@ impl Parser<'_> {
         let ends = |p: &Self, k: usize| matches!(p.peek(k), Tok::Punct("," | ">" | ">>"));
         if !amp && self.class_templates.contains_key(&w) && ends(self, 1) {
             self.bump();
+            return Ok(Some(w));
+        }
+        // A file-scope `__constant__`/`__device__` array for a pointer parameter: its name
+        // (the array converts to a pointer to its first element, [conv.array]).
+        if !amp && self.global_vars.contains(&w) && ends(self, 1) {
+            self.bump();
+            return Ok(Some(w));
+        }
+        if amp
+            && self.global_vars.contains(&w)
+            && !(matches!(self.peek(1), Tok::Punct("["))
+                && matches!(self.peek(2), Tok::Int { value: 0, .. })
+                && matches!(self.peek(3), Tok::Punct("]"))
+                && ends(self, 4))
+        {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a pointer template argument here is the name of a file-scope \
+                     `__constant__`/`__device__` array, as `{w}` or `&{w}[0]` (the instance \
+                     reads that array); write `{w}` and index it in the template, or pass the \
+                     address as a function argument"
+                ),
+            ));
+        }
+        if amp && self.global_vars.contains(&w) {
+            self.pos += 4;
             return Ok(Some(w));
         }
         let is_var = self.var_type(&w).is_some() || self.consts.contains_key(&w);

@@ -166,6 +166,7 @@ impl Parser<'_> {
             }
             match self.const_table()? {
                 Some(t) => {
+                    self.global_vars.insert(t.name.clone());
                     program.constants.push(t);
                     return Ok(true);
                 }
@@ -193,6 +194,7 @@ impl Parser<'_> {
         }
         if loose.is_empty() {
             if let Some(vars) = self.device_vars()? {
+                self.global_vars.extend(vars.iter().map(|v| v.name.clone()));
                 program.constants.extend(vars);
                 return Ok(true);
             }

@@ -88,6 +88,7 @@ impl Parser<'_> {
 
         // The captures: enclosing variables the body names.
         let mut captured: Vec<(String, Ty, bool)> = Vec::new();
+        let mut empties: Vec<(String, String)> = Vec::new();
         for (k, t) in body.iter().enumerate() {
             let Tok::Ident(w) = &t.tok else { continue };
             let after_access = k > 0 && matches!(body[k - 1].tok, Tok::Punct("." | "->" | "::"));
@@ -104,8 +105,20 @@ impl Parser<'_> {
                 .find(|(n, _)| n == w)
                 .map(|(_, r)| *r)
                 .or(default);
-            if self.var_struct(w).is_some() {
+            if let Some(sv) = self.var_struct(w) {
                 if mode.is_none() {
+                    continue;
+                }
+                // An object of a class with no non-static data members (an
+                // `integral_constant` index of an enclosing `static_for`): its copy holds
+                // nothing, so the body declares its own object of the class.
+                let sname = sv.sname.clone();
+                if self
+                    .structs
+                    .get(&sname)
+                    .is_some_and(|d| d.fields.is_empty())
+                {
+                    empties.push((w.clone(), sname));
                     continue;
                 }
                 return Err(KernelError::new(
@@ -117,6 +130,19 @@ impl Parser<'_> {
                          parameters' types"
                     ),
                 ));
+            }
+            // A member of the enclosing member function's object (a closure's capture, in
+            // a generic lambda nested in another: `static_for` in `static_for`): captured as
+            // that member's value or reference ([expr.prim.lambda.capture]/10 names the
+            // entity the member denotes; here the place `this.w` reads).
+            let field_ty = match self.self_field(w) {
+                Some(FieldTy::Val(v)) => Some(Ty::Val(v)),
+                Some(FieldTy::Ptr(v)) => Some(Ty::Ptr(v)),
+                _ => None,
+            };
+            if let (Some(ty), Some(by_ref)) = (field_ty, mode) {
+                captured.push((w.clone(), ty, by_ref));
+                continue;
             }
             if self.self_field(w).is_some() {
                 return Err(KernelError::new(
@@ -154,6 +180,12 @@ impl Parser<'_> {
                 default: None,
             });
             let sp = self.syn_span(at);
+            if self.var_type(n).is_none() && self.self_field(n).is_some() {
+                let this = Expr::new(ExprKind::Ident("this".into()), sp);
+                let m = Expr::new(ExprKind::Member(Box::new(this), n.clone()), sp);
+                made.push(self.lower_struct(m)?);
+                continue;
+            }
             made.push(Expr::new(ExprKind::Ident(self.use_var(n, sp)?), sp));
         }
         self.structs.insert(name.clone(), def);
@@ -182,6 +214,13 @@ impl Parser<'_> {
         synth.extend(params);
         synth.push(mk(Tok::Punct(")")));
         synth.extend(trailing);
+        let mut body = body.into_iter();
+        synth.extend(body.next());
+        for (n, sname) in empties {
+            synth.push(mk(Tok::Ident(sname)));
+            synth.push(mk(Tok::Ident(n)));
+            synth.push(mk(Tok::Punct(";")));
+        }
         synth.extend(body);
         let last = synth.last().cloned().unwrap_or_else(|| mk(Tok::Eof));
         synth.push(Token {

@@ -25,6 +25,7 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod alias_templates;
 mod amdgcn_ballot;
 mod amdgcn_int;
 mod arrays;
@@ -51,6 +52,7 @@ pub(crate) use overload::type_of_words;
 mod const_bits;
 mod const_eval;
 mod const_struct;
+mod crtp;
 mod deduce_class;
 mod device_vars;
 pub(crate) use const_eval::const_eval;
@@ -100,6 +102,7 @@ mod host_switch;
 mod host_template_launch;
 mod host_vec;
 mod host_vf;
+mod int_seq;
 mod items;
 mod lambda;
 mod lambda_generic;
@@ -260,6 +263,7 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
+    let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(tokens)));
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
         tokens,
     ))));
@@ -599,6 +603,9 @@ struct Parser<'a> {
     fn_ptr_vars: HashMap<String, fn_ptr_run::FnSig>,
     /// File-scope tables of function pointers (`__device__ op_t table[] = {…};`).
     fn_ptr_tables: std::collections::HashSet<String>,
+    /// The file-scope `__constant__` and `__device__` variables by name: what a pointer
+    /// template parameter's argument names ([`fn_ptr`]: `pick<table>`).
+    global_vars: std::collections::HashSet<String>,
     /// Per function, its `void*` parameters read as struct pointers (parameter index, struct),
     /// see `structs::void_ptr`; `void_now` collects the parameter list being read.
     void_params: HashMap<String, Vec<(usize, String)>>,
@@ -761,6 +768,7 @@ impl<'a> Parser<'a> {
             fn_ptr_sigs: HashMap::new(),
             fn_ptr_vars: HashMap::new(),
             fn_ptr_tables: std::collections::HashSet::new(),
+            global_vars: std::collections::HashSet::new(),
             void_params: HashMap::new(),
             void_now: Vec::new(),
             pre: Vec::new(),

@@ -24,6 +24,12 @@ enum Pat {
     Param(String),
     /// A type or value the instance's argument must equal.
     Concrete(TArg),
+    /// An argument naming the specialization's parameters inside a larger form
+    /// (`std::enable_if_t<std::is_floating_point_v<T>>`): a non-deduced context
+    /// ([temp.deduct.type]/5.1), substituted once the other arguments deduced the parameters.
+    /// A substitution that fails (an `enable_if` whose condition is false) makes the
+    /// specialization not match ([temp.class.spec.match]/2, [temp.deduct]/8).
+    Dependent(Vec<Token>),
 }
 
 /// A partial specialization: its parameters, its pattern and its tokens (the class with the
@@ -49,6 +55,8 @@ impl Parser<'_> {
         // The pattern's arguments: tokens split at top-level commas up to the closing `>`.
         let mut k = from + 3;
         let mut depth = 0usize;
+        // Parentheses nest apart: `<` and `>` inside them are comparisons (`(N > 4)`).
+        let mut parens = 0usize;
         let mut args: Vec<Vec<Token>> = vec![Vec::new()];
         loop {
             let Some(t) = self.toks.get(k) else {
@@ -56,15 +64,30 @@ impl Parser<'_> {
             };
             match &t.tok {
                 Tok::Eof => return self.err("`>` closing the specialization's arguments"),
-                Tok::Punct("<" | "(") => depth += 1,
+                Tok::Punct("(" | "[") => parens += 1,
+                Tok::Punct(")" | "]") => parens = parens.saturating_sub(1),
+                _ if parens > 0 => {}
+                Tok::Punct("<") => depth += 1,
                 Tok::Punct(">") if depth == 0 => break,
-                Tok::Punct(">" | ")") => depth -= 1,
+                Tok::Punct(">") => depth -= 1,
+                // `Op<T, enable_if_t<C>>`: the `>>` closes an inner list and the pattern
+                // ([temp.names]/3); its first half stays with the argument.
+                Tok::Punct(">>") if depth == 1 => {
+                    if let Some(last) = args.last_mut() {
+                        last.push(Token {
+                            tok: Tok::Punct(">"),
+                            ..t.clone()
+                        });
+                    }
+                    break;
+                }
+                Tok::Punct(">>") => depth = depth.saturating_sub(2),
                 Tok::Punct(",") if depth == 0 => {
                     args.push(Vec::new());
                     k += 1;
                     continue;
                 }
-                Tok::Punct("*" | "&") if depth == 0 => {
+                Tok::Punct("*" | "&") if depth == 0 && parens == 0 => {
                     return Err(KernelError::new(
                         t.line,
                         t.col,
@@ -131,6 +154,12 @@ impl Parser<'_> {
                 return Ok(Pat::Param(w.clone()));
             }
         }
+        if toks
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if params.iter().any(|p| p.name == *w)))
+        {
+            return Ok(Pat::Dependent(toks.to_vec()));
+        }
         let (Some(first), Some(last)) = (toks.first(), toks.last()) else {
             return Err(KernelError::new(
                 at.line,
@@ -175,7 +204,7 @@ impl Parser<'_> {
     /// # Errors
     /// Two equally specialized matches.
     pub(super) fn match_partial(
-        &self,
+        &mut self,
         name: &str,
         bound: &[TArg],
         at: Span,
@@ -183,16 +212,25 @@ impl Parser<'_> {
         let Some(specs) = self.partial_specs.get(name) else {
             return Ok(None);
         };
+        let specs = specs.clone();
+        let primary = self
+            .class_templates
+            .get(name)
+            .map(|t| t.params().to_vec())
+            .unwrap_or_default();
         let mut best: Option<(usize, &PartialSpec, Vec<TArg>)> = None;
         let mut tied = false;
-        for s in specs {
+        for s in &specs {
             let Some(args) = matches(s, bound) else {
                 continue;
             };
+            if !self.dependent_hold(s, &args, bound, &primary) {
+                continue;
+            }
             let concrete = s
                 .pattern
                 .iter()
-                .filter(|p| matches!(p, Pat::Concrete(_)))
+                .filter(|p| !matches!(p, Pat::Param(_)))
                 .count();
             match &best {
                 Some((c, _, _)) if *c > concrete => {}
@@ -217,6 +255,32 @@ impl Parser<'_> {
     }
 }
 
+impl Parser<'_> {
+    /// Whether each [`Pat::Dependent`] argument of `s`, with its parameters bound to `args`,
+    /// names the instance's argument at its position. A substitution failure is no match.
+    fn dependent_hold(
+        &mut self,
+        s: &PartialSpec,
+        args: &[TArg],
+        bound: &[TArg],
+        primary: &[TParam],
+    ) -> bool {
+        let prior: Vec<(TParam, TArg)> =
+            s.params.iter().cloned().zip(args.iter().cloned()).collect();
+        for (i, (p, a)) in s.pattern.iter().zip(bound).enumerate() {
+            let Pat::Dependent(toks) = p else {
+                continue;
+            };
+            let is_type = primary.get(i).is_none_or(|q| q.value.is_none());
+            match self.default_arg_bound(toks, is_type, &prior) {
+                Ok(Some(got)) if got == *a => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
 /// The arguments of `s`'s parameters when its pattern matches `bound`.
 fn matches(s: &PartialSpec, bound: &[TArg]) -> Option<Vec<TArg>> {
     if s.pattern.len() != bound.len() {
@@ -227,6 +291,8 @@ fn matches(s: &PartialSpec, bound: &[TArg]) -> Option<Vec<TArg>> {
         match p {
             Pat::Concrete(c) if c == a => {}
             Pat::Concrete(_) => return None,
+            // Checked after deduction ([`Parser::dependent_hold`]).
+            Pat::Dependent(_) => {}
             Pat::Param(n) => {
                 let k = s.params.iter().position(|q| q.name == *n)?;
                 match &got[k] {

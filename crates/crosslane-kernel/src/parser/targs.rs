@@ -1,9 +1,12 @@
 //! Template parameters and bound template arguments, and the mangled names of instances: the
 //! vocabulary the template modules share (`templates`, `packs`, `partial_spec`,
-//! `type_traits`), in a module of its own so none of them imports another for it.
+//! `type_traits`), in a module of its own so none of them imports another for it; and
+//! [`bind_template_args`], which binds an instance's arguments in the parser that reads it.
 
+use super::Parser;
+use crate::ast::{Expr, ExprKind, Span};
 use crate::lexer::Token;
-use crate::types::{Ty, ValTy};
+use crate::types::{Scalar, Ty, ValTy};
 
 /// A template parameter.
 #[derive(Clone, Debug)]
@@ -103,6 +106,63 @@ impl FnSig {
 pub(super) fn sig_text(ret: Ty, params: impl Iterator<Item = Ty>) -> String {
     let p: Vec<String> = params.map(|t| format!("{t:?}")).collect();
     format!("{ret:?}({})", p.join(","))
+}
+
+/// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
+/// type alias, a struct argument as a struct alias, an integral argument as a constant of the
+/// parameter's declared type (`int` when none was declared).
+pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
+    for (p, a) in params.iter().zip(args) {
+        if let TArg::Pack(items) = a {
+            // Each element under its own name (`Ts…0`, …), as the rewritten tokens name it.
+            let each: Vec<TParam> = (0..items.len())
+                .map(|i| TParam {
+                    name: super::targs::element(&p.name, i),
+                    // A value pack's elements keep its declared type (`int... Ns`).
+                    value: p.value,
+                    default: None,
+                    pack: false,
+                    named: false,
+                })
+                .collect();
+            bind_template_args(sub, &each, items);
+            continue;
+        }
+        match a {
+            TArg::Type(v) => {
+                sub.aliases.insert(p.name.clone(), *v);
+            }
+            TArg::Struct(st) => {
+                sub.struct_alias.insert(p.name.clone(), st.clone());
+            }
+            TArg::Group(g) => {
+                sub.group_alias.insert(p.name.clone(), *g);
+            }
+            // `Op op` then declares a function pointer parameter ([`super::fn_ptr_run`]).
+            TArg::FnPtr(sig) => {
+                sub.fn_ptr_sigs.insert(p.name.clone(), sig.clone());
+                sub.fn_ptr_types.insert(p.name.clone());
+            }
+            // Nothing names an unnamed parameter; a named argument replaced its parameter's
+            // tokens ([`super::fn_ptr`]).
+            TArg::Void | TArg::Pack(_) | TArg::Named(_) => {}
+            TArg::Value(n) => {
+                let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
+                let lit = Expr::new(
+                    ExprKind::Int {
+                        value: *n as u64,
+                        unsigned: false,
+                        long: false,
+                    },
+                    Span::default(),
+                );
+                sub.consts.insert(
+                    p.name.clone(),
+                    Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

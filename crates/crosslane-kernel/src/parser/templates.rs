@@ -20,11 +20,12 @@
 
 use std::collections::HashMap;
 
+pub(super) use super::targs::bind_template_args;
 pub use super::targs::{mangle, TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
-use crate::types::{Scalar, Ty, ValTy};
+use crate::types::{Ty, ValTy};
 use crate::KernelError;
 
 /// Most template instantiations in one source: enough for a kernel's several compile-time
@@ -681,6 +682,14 @@ impl Parser<'_> {
                 continue;
             }
             if p.pack {
+                // `f(std::index_sequence<Is...>)` given an `index_sequence<0, 1, 2>`: the
+                // pack is the instance's elements ([temp.deduct.type]/9).
+                if let Some(a @ TArg::Pack(_)) =
+                    self.deduce_from_class(&p.name, &deduce_class, args)
+                {
+                    bound[k] = Some(a);
+                    continue;
+                }
                 bound[k] = Some(self.deduce_pack(&p.name, &deduce_from, args, at)?);
                 continue;
             }
@@ -1199,6 +1208,9 @@ impl Parser<'_> {
         given: Vec<TArg>,
         at: Span,
     ) -> PResult<String> {
+        if name == super::int_seq::MAKE_SEQ || name == super::int_seq::SEQ_FOR {
+            return self.make_int_seq(name, given, at);
+        }
         let Some(t) = self.class_templates.get(name).cloned() else {
             return Err(KernelError::new(
                 at.line,
@@ -1206,6 +1218,14 @@ impl Parser<'_> {
                 format!("no class template `{name}`"),
             ));
         };
+        let mut given = given;
+        let grouped = given.len() == t.params.len() && matches!(given.last(), Some(TArg::Pack(_)));
+        if t.params.last().is_some_and(|p| p.pack) && given.len() + 1 >= t.params.len() && !grouped
+        {
+            // The arguments from the pack's position on are its elements ([temp.variadic]/1).
+            let items = given.split_off(t.params.len() - 1);
+            given.push(TArg::Pack(items));
+        }
         let bound = self.with_defaults(name, &t.params, given, at)?;
         let mangled = mangle(name, &bound);
         if self.structs.contains_key(&mangled) {
@@ -1259,7 +1279,21 @@ impl Parser<'_> {
             ));
         }
         self.instance_tokens -= cost;
-        let mut sub = Parser::new(&t.tokens, self.comments, self.max_depth);
+        // A class template's pack expansions and `sizeof...(Ts)` are written out for its
+        // length, as a function template's are ([`super::packs`], [temp.variadic]/7).
+        let tokens = match super::packs::pack_of(&t.params, &bound_here) {
+            Some((type_pack, n)) => {
+                let names = super::packs::pack_names(&t.tokens, type_pack);
+                super::packs::expand(&t.tokens, &names, n, &mut self.syn).map_err(|m| {
+                    KernelError::new(at.line, at.col, format!("in `{mangled}`: {m}"))
+                })?
+            }
+            None => t.tokens.clone(),
+        };
+        // A pointer or template template argument names itself in the instance
+        // ([`super::fn_ptr`]).
+        let tokens = super::fn_ptr::substitute_named(tokens, &t.params, &bound_here);
+        let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
@@ -1297,63 +1331,6 @@ impl Parser<'_> {
             d.instance_of = Some((name.to_string(), bound));
         }
         Ok(mangled)
-    }
-}
-
-/// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
-/// type alias, a struct argument as a struct alias, an integral argument as a constant of the
-/// parameter's declared type (`int` when none was declared).
-pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
-    for (p, a) in params.iter().zip(args) {
-        if let TArg::Pack(items) = a {
-            // Each element under its own name (`Ts…0`, …), as the rewritten tokens name it.
-            let each: Vec<TParam> = (0..items.len())
-                .map(|i| TParam {
-                    name: super::targs::element(&p.name, i),
-                    // A value pack's elements keep its declared type (`int... Ns`).
-                    value: p.value,
-                    default: None,
-                    pack: false,
-                    named: false,
-                })
-                .collect();
-            bind_template_args(sub, &each, items);
-            continue;
-        }
-        match a {
-            TArg::Type(v) => {
-                sub.aliases.insert(p.name.clone(), *v);
-            }
-            TArg::Struct(st) => {
-                sub.struct_alias.insert(p.name.clone(), st.clone());
-            }
-            TArg::Group(g) => {
-                sub.group_alias.insert(p.name.clone(), *g);
-            }
-            // `Op op` then declares a function pointer parameter ([`super::fn_ptr_run`]).
-            TArg::FnPtr(sig) => {
-                sub.fn_ptr_sigs.insert(p.name.clone(), sig.clone());
-                sub.fn_ptr_types.insert(p.name.clone());
-            }
-            // Nothing names an unnamed parameter; a named argument replaced its parameter's
-            // tokens ([`super::fn_ptr`]).
-            TArg::Void | TArg::Pack(_) | TArg::Named(_) => {}
-            TArg::Value(n) => {
-                let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
-                let lit = Expr::new(
-                    ExprKind::Int {
-                        value: *n as u64,
-                        unsigned: false,
-                        long: false,
-                    },
-                    Span::default(),
-                );
-                sub.consts.insert(
-                    p.name.clone(),
-                    Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
-                );
-            }
-        }
     }
 }
 

@@ -47,7 +47,7 @@ pub(super) fn is_value_trait(w: &str) -> bool {
 }
 
 /// Whether `w` names a type trait (`conditional_t`, `enable_if`, `decay_t`).
-fn is_type_trait(w: &str) -> bool {
+pub(super) fn is_type_trait(w: &str) -> bool {
     let base = w.strip_suffix("_t").unwrap_or(w);
     matches!(base, "conditional" | "enable_if") || IDENTITY_TRAITS.contains(&base)
 }

@@ -233,9 +233,10 @@ impl Parser<'_> {
                         at.col,
                         format!(
                             "`{name}` derives from a base that takes `{name}` itself as a \
-                             template argument (the curiously recurring template pattern), \
-                             which is not supported: the base's member functions would need \
-                             `{name}` before it is complete. Write the shared member function \
+                             template argument (the curiously recurring template pattern) in a \
+                             shape not supported: a base with a constructor, a destructor or a \
+                             base of its own, or a derived class template (the base's members \
+                             are written into `{name}` only without those). Write the shared member function \
                              in `{name}` itself, or as a free template taking the object \
                              (`template <class D> __device__ float run(D& d, float x) {{ \
                              return d.op(x); }}`, called `run(s, x)`)"

@@ -571,6 +571,7 @@ impl Parser<'_> {
         sub.fn_sets = std::mem::take(&mut self.fn_sets);
         sub.member_ops = std::mem::take(&mut self.member_ops);
         sub.method_templates = std::mem::take(&mut self.method_templates);
+        sub.global_vars = self.global_vars.clone();
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
         // write out counts against it too.

@@ -318,6 +318,9 @@ impl Parser<'_> {
                     };
                     let c = Expr::new(ExprKind::Cast(Ty::Val(v), Box::new(d)), f_at);
                     self.consts.insert(format!("{sname}::{fname}"), c.clone());
+                    if let Some(def) = self.structs.get_mut(&sname) {
+                        def.statics.insert(fname.clone(), c.clone());
+                    }
                     self.consts.insert(fname.clone(), c);
                     consts.push(fname);
                 } else {
@@ -562,6 +565,7 @@ impl Parser<'_> {
     /// as a device function.
     pub(crate) fn member_function(&mut self, name: &str, sname: &str) -> PResult<()> {
         let at = self.span();
+        let head_from = self.pos;
         let mut is_static = false;
         while let Tok::Ident(w) = self.peek(0).clone() {
             if !(super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "explicit") {
@@ -675,6 +679,7 @@ impl Parser<'_> {
         if let (true, Ty::Val(v)) = (ref_ret, ret) {
             ret = Ty::Ptr(v);
         }
+        let head_to = self.pos;
         self.expect_punct("(")?;
         let params = self.params()?;
         let copies = std::mem::take(&mut self.param_copies);
@@ -965,6 +970,18 @@ impl Parser<'_> {
         self.scopes.pop();
         self.value_refs = outer_refs;
         let f = r?;
+        // A `constexpr` conversion function of a class without non-static data members
+        // (`integral_constant`'s `operator T()`): its call is a constant expression
+        // ([expr.const]/2), so an object of the class converts to a template argument
+        // (`twice<i>()` with `i` a `Number<2>`; [`Parser::fold_int`]).
+        if conv && f.params.is_empty() {
+            let has = self.toks[head_from..head_to]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr"));
+            if has {
+                self.record_constexpr(head_from, head_to, &f);
+            }
+        }
         self.extra_fns.push(f);
         Ok(())
     }

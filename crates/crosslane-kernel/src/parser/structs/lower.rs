@@ -141,6 +141,11 @@ impl Parser<'_> {
                         return self.view_expr(&v, e, span);
                     }
                     let Some(field) = def.fields.iter().find(|x| x.name == f) else {
+                        // `I.value` of a static data member: "A static member may be referred
+                        // to using the class member access syntax" (C++17 [class.static]/1).
+                        if let Some(c) = self.static_const(&s, &f) {
+                            return Ok(c);
+                        }
                         return Err(KernelError::new(
                             span.line,
                             span.col,

@@ -151,6 +151,10 @@ pub(super) struct StructDef {
     /// The class template and arguments this struct is the instance of (`Number<4>`:
     /// `Number`, `[4]`), for deduction from it ([`super::deduce_class`]).
     pub(super) instance_of: Option<(String, Vec<super::targs::TArg>)>,
+    /// The static data members' constants, by member name (`value` of
+    /// `integral_constant<int, 3>`): kept with the class, which every parse shares, so that an
+    /// object's `i.value` reads it wherever the class was instantiated ([class.static]/1).
+    pub(super) statics: HashMap<String, Expr>,
 }
 
 /// How a struct variable holds its value.
@@ -523,6 +527,14 @@ impl Parser<'_> {
     }
 
     /// A data member of the struct whose member function is being parsed, named bare.
+    /// The constant of static data member `f` of struct `s` ([`StructDef::statics`]).
+    pub(crate) fn static_const(&self, s: &str, f: &str) -> Option<Expr> {
+        self.consts
+            .get(&format!("{s}::{f}"))
+            .or_else(|| self.structs.get(s)?.statics.get(f))
+            .cloned()
+    }
+
     pub(super) fn self_field(&self, n: &str) -> Option<FieldTy> {
         let s = self.self_struct.as_ref()?;
         if self.var_type(n).is_some() {
