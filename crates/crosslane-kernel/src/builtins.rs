@@ -69,6 +69,13 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         // A compiler-only scheduling barrier within the wavefront: no instruction, no
         // effect on values (clang's AMDGPU builtins, `__builtin_amdgcn_wave_barrier`).
         | "__builtin_amdgcn_wave_barrier"
+        // A memory fence and a wait for outstanding memory operations (clang's AMDGPU
+        // builtins `__builtin_amdgcn_fence`, `__builtin_amdgcn_s_waitcnt`; AMD ISA
+        // `S_WAITCNT`): here every memory operation completes at once, so neither changes a
+        // value. The parser checks their constant arguments and drops them
+        // (`parser::amdgcn_ids`).
+        | "__builtin_amdgcn_fence"
+        | "__builtin_amdgcn_s_waitcnt"
         // Scheduling hints to the compiler's instruction scheduler (clang's AMDGPU builtins:
         // `sched_barrier(mask)` says which instructions may cross it, `sched_group_barrier(mask,
         // size, sync_id)` orders groups, `iglp_opt(n)` picks a strategy): they emit no

@@ -393,6 +393,18 @@ impl Executor {
                 .is_some_and(|x| matches!(x.role, Role::Operand | Role::Old | Role::Data))
             {
                 vals.push(self.op_operand(w, a, mask, cx));
+            } else if matches!(&a.kind, ExprKind::Ident(_))
+                && !self.idents.contains_key(&(self.cur, a.id))
+                && spec
+                    .args
+                    .get(k)
+                    .and_then(|x| x.param)
+                    .is_some_and(|p| matches!(p.kind, crosslane_core::params::ParamKind::Text))
+            {
+                // A bare word in a text parameter (a DPP control `dpp8:[…]`, as
+                // `parser::amdgcn_ids` lowers `__builtin_amdgcn_mov_dpp8`): the op reads the
+                // word itself (`idents` below), not a value.
+                vals.push(vec![Err(Undef::idle()); lanes]);
             } else {
                 vals.push(self.eval(w, a, mask, cx));
             }

@@ -836,6 +836,9 @@ impl Parser<'_> {
                     if let Some(e) = self.amdgcn_ballot_call(&w, &args, span)? {
                         return Ok(e);
                     }
+                    if let Some(e) = self.amdgcn_id_call(&w, &args, span)? {
+                        return Ok(e);
+                    }
                     self.amdgcn_int_args(&w, &mut args);
                     if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {
                         return Ok(e);

@@ -26,6 +26,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod amdgcn_ballot;
+pub(crate) mod amdgcn_ids;
 mod amdgcn_int;
 mod arrays;
 mod asc_reduce;

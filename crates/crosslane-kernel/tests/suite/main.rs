@@ -8,6 +8,7 @@ mod cells;
 mod common;
 mod kernel_amdgcn_dot;
 mod kernel_amdgcn_fp8;
+mod kernel_amdgcn_ids;
 mod kernel_amdgcn_lanes;
 mod kernel_arrays;
 mod kernel_ascend_forms;
