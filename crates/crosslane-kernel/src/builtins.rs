@@ -107,6 +107,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
             Builtin::Math
         }
         n if super::mathlib::is_math(n) => Builtin::Math,
+        // An extended vector's swizzle, lowered by the parser (kernel::ext_swizzle).
+        n if super::ext_swizzle::is_call(n) => Builtin::Math,
         // A `cvt` of inline PTX `asm`, lowered by the parser (kernel::ptx_cvt).
         n if super::ptx_cvt::is_cvt(n) => Builtin::Math,
         // An arithmetic instruction of inline PTX `asm`, lowered by the parser (kernel::ptx_ops).
@@ -436,6 +438,9 @@ pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
     let f = |k: usize| args.get(k).and_then(KVal::as_f64).unwrap_or(f64::NAN);
     let i = |k: usize| args.get(k).and_then(KVal::as_int).unwrap_or(0);
     let single = |n: &str| n.ends_with('f');
+    if let Some(r) = super::ext_swizzle::call(name, args) {
+        return r;
+    }
     match name {
         "min" | "max" => {
             need(2)?;

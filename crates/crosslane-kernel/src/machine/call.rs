@@ -297,7 +297,8 @@ impl Executor {
                     let fast = self.config.use_fast_math
                         && !crate::ptx_cvt::is_cvt(name)
                         && !crate::ptx_ops::is_op(name)
-                        && !crate::reinterpret::is_reinterpret(name);
+                        && !crate::reinterpret::is_reinterpret(name)
+                        && !crate::ext_swizzle::is_call(name);
                     let name = if fast {
                         mathlib::fast_math_name(name)
                     } else {

@@ -21,6 +21,9 @@
 //! runs on the registry's DPP engine, which refuses the control on a target without it; the
 //! compiler's check ([`mov_dpp8_refusal`]) refuses it before the run on GFX9 and CDNA
 //! (gfx900, gfx90a, gfx942, gfx950), as clang does ("needs target feature gfx10-insts").
+//!
+//! The MFMA builtins (`__builtin_amdgcn_mfma_*`, `__builtin_amdgcn_smfmac_*`) are refused
+//! before the run ([`mfma_refusal`]).
 
 use super::{const_int, PResult, Parser};
 use crate::ast::{Expr, ExprKind, Span};
@@ -69,6 +72,22 @@ pub(crate) fn mov_dpp8_refusal(name: &str, args: &[Expr], target: Option<&str>) 
              quad_perm or row control, or `__shfl`"
         )
     })
+}
+
+/// Why an MFMA builtin (`__builtin_amdgcn_mfma_f32_32x32x8f16`, `…_16x16x16f16`,
+/// `…_16x16x4f32`, any `mfma_` / `smfmac_`) is refused before the run: a matrix instruction
+/// spreads A, B, C and D over the wave's lanes and registers in a layout per shape (AMD
+/// Instinct MI300 ISA, "Matrix Fused Multiply Add"; AMD Matrix Instruction Calculator), and
+/// that layout is not among the documents this emulator cites, so no lane's value can be
+/// promised.
+pub(crate) fn mfma_refusal(name: &str) -> String {
+    format!(
+        "`{name}` (an MFMA matrix instruction, AMD Instinct MI300 ISA \"Matrix Fused Multiply \
+         Add\") is not modelled: it spreads A, B, C and D over the wave's 64 lanes in a layout \
+         per shape, and that layout is not confirmed from the documents this emulator cites, \
+         so no lane's value could be promised; compute the product per lane (a loop over k), \
+         or run it on the device"
+    )
 }
 
 fn err(span: Span, m: String) -> KernelError {
@@ -121,6 +140,11 @@ impl Parser<'_> {
                 let m = self.e_member(span, b, &a);
                 return Ok(Some(self.e_unsigned(span, m)));
             }
+        }
+        if name.starts_with("__builtin_amdgcn_mfma_")
+            || name.starts_with("__builtin_amdgcn_smfmac_")
+        {
+            return Err(err(span, mfma_refusal(name)));
         }
         match name {
             "__builtin_amdgcn_s_waitcnt" => {

@@ -64,6 +64,11 @@ impl Parser<'_> {
                 return Ok(call);
             }
         }
+        // `v.xy = e` of a clang extended vector ([`super::swizzle`]).
+        let rhs = match self.swizzle_assign(op, &lhs, rhs)? {
+            Ok(assign) => return self.checked(Ok(assign)),
+            Err(rhs) => rhs,
+        };
         let span = lhs.span;
         self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }
@@ -459,6 +464,11 @@ impl Parser<'_> {
                 if let Some(x) = self.const_struct_member(&e, &field, span)? {
                     // `c_params.n` of a `__constant__` struct: its member's table.
                     e = x;
+                    continue;
+                }
+                if let Some(x) = self.swizzle_member(&e, &field, span)? {
+                    // `v.wzyx`, `v.s7`, `v.lo` of a clang extended vector ([`super::swizzle`]).
+                    e = self.checked(Ok(x))?;
                     continue;
                 }
                 e = self.node(ExprKind::Member(Box::new(e), field), span)?;
@@ -1182,6 +1192,7 @@ pub(super) fn vector_make(w: &str, v: ValTy) -> Option<String> {
         // its type names.
         _ => [w.to_string(), crate::vector_types::cuda_name(v)]
             .into_iter()
+            .chain(crate::vector_types::ext_name(v))
             .map(|n| format!("make_{n}"))
             .find(|m| crate::vector_types::constructor(m) == Some(v)),
     }

@@ -11,17 +11,27 @@
 use crate::lexer::{Tok, Token};
 
 /// The vector type `count` elements of the scalar `words` make (`["float"]`, 4 → `float4`),
-/// when one is modelled with clang's semantics: 32-bit and 64-bit element types, whose
-/// arithmetic does not promote, and 1 to 4 elements.
+/// when one is modelled with clang's semantics: `float`, `double`, `int` and `unsigned` with 1
+/// to 4 elements are HIP's and CUDA's vector types of that name; 8 or 16 of them, and `half`
+/// (`_Float16`, `__fp16`), `short` and `unsigned short` with 2, 4, 8 or 16, are this module's
+/// own vector types ([`crate::vector_types::ext_vector`]).
 pub(super) fn vector_name(words: &[&str], count: u64) -> Option<String> {
     let base = match words {
         ["float"] => "float",
         ["double"] => "double",
         ["int"] | ["signed"] | ["signed", "int"] | ["int32_t"] => "int",
         ["unsigned"] | ["unsigned", "int"] | ["uint32_t"] | ["uint"] => "uint",
+        ["_Float16"] | ["__fp16"] | ["half"] => "half",
+        ["short"] | ["short", "int"] | ["signed", "short"] | ["int16_t"] => "short",
+        ["unsigned", "short"] | ["ushort"] | ["uint16_t"] => "ushort",
         _ => return None,
     };
-    (1..=4).contains(&count).then(|| format!("{base}{count}"))
+    let wide = matches!(base, "float" | "double" | "int" | "uint");
+    if wide && (1..=4).contains(&count) {
+        return Some(format!("{base}{count}"));
+    }
+    matches!(count, 2 | 4 | 8 | 16)
+        .then(|| format!("{}{base}{count}", crate::vector_types::EXT_PREFIX))
 }
 
 /// `tokens` with each `typedef T NAME __attribute__((ext_vector_type(N)));` whose `T` and

@@ -131,6 +131,7 @@ mod stmt;
 mod struct_bind;
 mod structs;
 mod switch;
+mod swizzle;
 mod sync_vote;
 mod targs;
 mod templates;
