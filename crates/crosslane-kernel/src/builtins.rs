@@ -69,11 +69,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         // A compiler-only scheduling barrier within the wavefront: no instruction, no
         // effect on values (clang's AMDGPU builtins, `__builtin_amdgcn_wave_barrier`).
         | "__builtin_amdgcn_wave_barrier"
-        // A memory fence and a wait for outstanding memory operations (clang's AMDGPU
-        // builtins `__builtin_amdgcn_fence`, `__builtin_amdgcn_s_waitcnt`; AMD ISA
-        // `S_WAITCNT`): here every memory operation completes at once, so neither changes a
-        // value. The parser checks their constant arguments and drops them
-        // (`parser::amdgcn_ids`).
+        // A fence, S_WAITCNT (clang AMDGPU builtins): memory completes at once here (amdgcn_ids).
         | "__builtin_amdgcn_fence"
         | "__builtin_amdgcn_s_waitcnt"
         // Scheduling hints to the compiler's instruction scheduler (clang's AMDGPU builtins:
@@ -106,9 +102,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         {
             Builtin::Math
         }
-        n if super::mathlib::is_math(n) => Builtin::Math,
-        // An extended vector's swizzle, lowered by the parser (kernel::ext_swizzle).
-        n if super::ext_swizzle::is_call(n) => Builtin::Math,
+        // A math function, or an extended vector's swizzle the parser lowered (ext_swizzle).
+        n if super::mathlib::is_math(n) || super::ext_swizzle::is_call(n) => Builtin::Math,
         // A `cvt` of inline PTX `asm`, lowered by the parser (kernel::ptx_cvt).
         n if super::ptx_cvt::is_cvt(n) => Builtin::Math,
         // An arithmetic instruction of inline PTX `asm`, lowered by the parser (kernel::ptx_ops).
@@ -438,9 +433,6 @@ pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
     let f = |k: usize| args.get(k).and_then(KVal::as_f64).unwrap_or(f64::NAN);
     let i = |k: usize| args.get(k).and_then(KVal::as_int).unwrap_or(0);
     let single = |n: &str| n.ends_with('f');
-    if let Some(r) = super::ext_swizzle::call(name, args) {
-        return r;
-    }
     match name {
         "min" | "max" => {
             need(2)?;

@@ -49,7 +49,7 @@ pub fn is_field(field: &str) -> bool {
 /// halving field (`lo`, `hi`, `even`, `odd`) of an odd count.
 pub fn indices(field: &str, n: usize) -> Result<Vec<usize>, String> {
     let halving = |f: &dyn Fn(usize) -> usize| -> Result<Vec<usize>, String> {
-        if n % 2 != 0 || n < 2 {
+        if !n.is_multiple_of(2) || n < 2 {
             return Err(format!(
                 "`.{field}` of a {n}-element vector: clang pads it to {} with an undefined element, which is not modelled; name the elements (`.s01`)",
                 n + 1

@@ -318,7 +318,10 @@ impl Executor {
                         let hip_cast = hip_cast.or_else(|| {
                             mathlib::amdgcn_fp8::call(name, &a, self.trace.launch.target.as_deref())
                         });
-                        let r = hip_cast.unwrap_or_else(|| builtins::math_lane(name, &a, l));
+                        // An extended vector's swizzle (crate::ext_swizzle), else the table.
+                        let r = hip_cast
+                            .or_else(|| crate::ext_swizzle::call(name, &a))
+                            .unwrap_or_else(|| builtins::math_lane(name, &a, l));
                         // HIP's own table where it has the function's row.
                         let r = if hip {
                             r.map(|v| mathlib::hip::renote(name, &a, v))

@@ -17,7 +17,8 @@
 //! `"wavefront"`, `"singlethread"`, each also with `-one-as`).
 //!
 //! DPP8 (AMD RDNA3 ISA, "DPP8": each lane reads lane `lane_sel[i & 7]` of its own group of
-//! eight; the `FI` bit, which the builtin emits as 0, makes a read of an inactive lane give 0)
+//! eight; the builtin emits `fi:0`, which LLVM AMDGPUModifierSyntax, "DPP8 Modifiers", defines
+//! as "fetch zero when accessing data from inactive lanes")
 //! runs on the registry's DPP engine, which refuses the control on a target without it; the
 //! compiler's check ([`mov_dpp8_refusal`]) refuses it before the run on GFX9 and CDNA
 //! (gfx900, gfx90a, gfx942, gfx950), as clang does ("needs target feature gfx10-insts").

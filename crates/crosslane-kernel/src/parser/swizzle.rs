@@ -2,9 +2,11 @@
 //! [`crate::ext_swizzle`] runs: a read `v.wzyx` (also `.s7`, `.lo`, `.even`, …) to
 //! `__crosslane_swizzle:wzyx(v)`, and an assignment `v.xy = e` (or `v.xy += e`) to
 //! `v = __crosslane_swizzle_set:xy(v, e)` (`v = set(v, get(v) + e)`). A single `.x .y .z .w`
-//! stays the member read the interpreter already has. Where the vector's type is known here a
-//! field that does not fit it is refused before the run (clang refuses it when compiling:
-//! "vector component access exceeds type"); otherwise the run checks it.
+//! stays the member read the interpreter already has. Only a base whose vector type the parser
+//! knows is lowered (a variable, an element of a vector array, a swizzle of one); a field that
+//! does not fit it is refused before the run (clang refuses it when compiling: "vector
+//! component access exceeds type"). A field of an expression typed only at run time
+//! (`(a + b).xy`) is not lowered and stops the run as a member the value lacks.
 //!
 //! Source: clang Language Extensions, "Vectors and Extended Vectors" (element access, swizzles
 //! as rvalues and lvalues, `.s0`-style hex indices, `.lo .hi .even .odd`).
@@ -39,12 +41,9 @@ impl Parser<'_> {
                     return Err(KernelError::new(span.line, span.col, m));
                 }
             }
-            Some(_) => return Ok(None),
-            // Type unknown here: only a field no struct member is likely to spell.
-            None if single_xyzw || matches!(field, "lo" | "hi" | "even" | "odd") => {
-                return Ok(None)
-            }
-            None => {}
+            // A scalar, or a type unknown here (a struct this parser cannot type may have a
+            // member `s0` or `lo`): left as the member read it was.
+            _ => return Ok(None),
         }
         let s = self.syn_span(span);
         Ok(Some(Expr::new(

@@ -160,8 +160,9 @@ fn mov_dpp8_selects_within_each_group_of_eight() {
 }
 
 /// On wave64 RDNA (gfx1100 with 64 lanes) the groups of eight run to lane 63: the reverse
-/// selector sends lane 40 to lane 47. An inactive source reads 0 (the builtin's fi = 0; AMD
-/// RDNA3 ISA, DPP8 FI: "fetch zero when accessing data from inactive lanes"): with lane 0 of
+/// selector sends lane 40 to lane 47. An inactive source reads 0 (the builtin emits fi:0,
+/// LLVM AMDGPUModifierSyntax "DPP8 Modifiers": "fetch zero when accessing data from inactive
+/// lanes"): with lane 0 of
 /// each group off, sel 0 (every lane reads lane 0 of its group) gives 0 in the active lanes,
 /// and the inactive lanes keep the fill 9.
 #[test]
