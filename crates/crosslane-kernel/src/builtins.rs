@@ -69,6 +69,9 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         // A compiler-only scheduling barrier within the wavefront: no instruction, no
         // effect on values (clang's AMDGPU builtins, `__builtin_amdgcn_wave_barrier`).
         | "__builtin_amdgcn_wave_barrier"
+        // A fence, S_WAITCNT (clang AMDGPU builtins): memory completes at once here (amdgcn_ids).
+        | "__builtin_amdgcn_fence"
+        | "__builtin_amdgcn_s_waitcnt"
         // Scheduling hints to the compiler's instruction scheduler (clang's AMDGPU builtins:
         // `sched_barrier(mask)` says which instructions may cross it, `sched_group_barrier(mask,
         // size, sync_id)` orders groups, `iglp_opt(n)` picks a strategy): they emit no
@@ -99,7 +102,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         {
             Builtin::Math
         }
-        n if super::mathlib::is_math(n) => Builtin::Math,
+        // A math function, or an extended vector's swizzle the parser lowered (ext_swizzle).
+        n if super::mathlib::is_math(n) || super::ext_swizzle::is_call(n) => Builtin::Math,
         // A `cvt` of inline PTX `asm`, lowered by the parser (kernel::ptx_cvt).
         n if super::ptx_cvt::is_cvt(n) => Builtin::Math,
         // An arithmetic instruction of inline PTX `asm`, lowered by the parser (kernel::ptx_ops).

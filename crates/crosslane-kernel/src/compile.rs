@@ -815,6 +815,7 @@ impl Compiler {
         let target = check.amd_target.as_deref();
         if let Some(m) = crate::mathlib::amdgcn_dot::target_refusal(name, target)
             .or_else(|| crate::mathlib::amdgcn_fp8::target_refusal(name, target))
+            .or_else(|| super::parser::amdgcn_ids::mov_dpp8_refusal(name, args, target))
         {
             if !self.by_name.contains_key(name) {
                 self.unknown(e.span, m);

@@ -81,6 +81,22 @@ pub fn refusal(op: BinOp, a: &KVal, b: &KVal) -> Option<String> {
     let ty = va.or(vb)?;
     let name = cuda_name(ty);
     let token = op.token();
+    // More than 4 elements is no `HIP_vector_type` but a clang extended vector, whose
+    // comparisons give a vector of -1/0 per element (clang Language Extensions, "Vectors and
+    // Extended Vectors"): not modelled, and never HIP's one `bool`.
+    if ty.lanes > 4
+        && matches!(
+            op,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    {
+        return Some(format!(
+            "`{token}` of a {}-element clang extended vector gives a vector of -1/0 per element \
+             (clang, \"Vectors and Extended Vectors\"), which is not modelled here: compare \
+             each element (`a[i] {token} b[i]`)",
+            ty.lanes
+        ));
+    }
     if let (Some(x), Some(y)) = (va, vb) {
         if x != y {
             return Some(format!(

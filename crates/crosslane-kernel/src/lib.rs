@@ -41,6 +41,7 @@ pub mod diaglog;
 pub mod dialect_guess;
 pub mod edits;
 pub mod exec;
+pub mod ext_swizzle;
 pub mod fp8;
 pub mod fp8_format;
 mod front_end;

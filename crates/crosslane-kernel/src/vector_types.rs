@@ -44,7 +44,50 @@ pub fn cuda_vector(w: &str) -> Option<ValTy> {
 
 /// The type a `make_<type>` constructor builds (`make_float4` → 4 × float), if `name` is one.
 pub fn constructor(name: &str) -> Option<ValTy> {
-    cuda_vector(name.strip_prefix("make_")?)
+    let w = name.strip_prefix("make_")?;
+    cuda_vector(w).or_else(|| ext_vector(w))
+}
+
+/// The prefix of the type words the front end gives clang's extended vectors that no HIP or
+/// CUDA vector type spells (`typedef float v8 __attribute__((ext_vector_type(8)));` names
+/// `__crosslane_ext_float8`).
+pub const EXT_PREFIX: &str = "__crosslane_ext_";
+
+/// The vector type of an extended-vector word (`__crosslane_ext_float16` → 16 × `float`;
+/// elements `float`, `double`, `int`, `uint`, `half` (`_Float16`), `short`, `ushort`; 2, 4, 8
+/// or 16 of them): clang's extended vector of that element and count (clang Language
+/// Extensions, "Vectors and Extended Vectors").
+pub fn ext_vector(w: &str) -> Option<ValTy> {
+    let rest = w.strip_prefix(EXT_PREFIX)?;
+    let split = rest.find(|c: char| c.is_ascii_digit())?;
+    let lanes: u8 = rest.get(split..)?.parse().ok()?;
+    let scalar = match rest.get(..split)? {
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        "int" => Scalar::I32,
+        "uint" => Scalar::U32,
+        "half" => Scalar::F16,
+        "short" => Scalar::I16,
+        "ushort" => Scalar::U16,
+        _ => return None,
+    };
+    matches!(lanes, 2 | 4 | 8 | 16).then_some(ValTy { scalar, lanes })
+}
+
+/// The extended-vector word of `v` ([`ext_vector`]'s inverse), `None` for a type it does not
+/// name.
+pub fn ext_name(v: ValTy) -> Option<String> {
+    let base = match v.scalar {
+        Scalar::F32 => "float",
+        Scalar::F64 => "double",
+        Scalar::I32 => "int",
+        Scalar::U32 => "uint",
+        Scalar::F16 => "half",
+        Scalar::I16 => "short",
+        Scalar::U16 => "ushort",
+        _ => return None,
+    };
+    matches!(v.lanes, 2 | 4 | 8 | 16).then(|| format!("{EXT_PREFIX}{base}{}", v.lanes))
 }
 
 /// `make_<type>(a, b, …)`: one argument per component, each converted to the component type

@@ -297,7 +297,8 @@ impl Executor {
                     let fast = self.config.use_fast_math
                         && !crate::ptx_cvt::is_cvt(name)
                         && !crate::ptx_ops::is_op(name)
-                        && !crate::reinterpret::is_reinterpret(name);
+                        && !crate::reinterpret::is_reinterpret(name)
+                        && !crate::ext_swizzle::is_call(name);
                     let name = if fast {
                         mathlib::fast_math_name(name)
                     } else {
@@ -317,7 +318,10 @@ impl Executor {
                         let hip_cast = hip_cast.or_else(|| {
                             mathlib::amdgcn_fp8::call(name, &a, self.trace.launch.target.as_deref())
                         });
-                        let r = hip_cast.unwrap_or_else(|| builtins::math_lane(name, &a, l));
+                        // An extended vector's swizzle (crate::ext_swizzle), else the table.
+                        let r = hip_cast
+                            .or_else(|| crate::ext_swizzle::call(name, &a))
+                            .unwrap_or_else(|| builtins::math_lane(name, &a, l));
                         // HIP's own table where it has the function's row.
                         let r = if hip {
                             r.map(|v| mathlib::hip::renote(name, &a, v))
@@ -393,6 +397,18 @@ impl Executor {
                 .is_some_and(|x| matches!(x.role, Role::Operand | Role::Old | Role::Data))
             {
                 vals.push(self.op_operand(w, a, mask, cx));
+            } else if matches!(&a.kind, ExprKind::Ident(_))
+                && !self.idents.contains_key(&(self.cur, a.id))
+                && spec
+                    .args
+                    .get(k)
+                    .and_then(|x| x.param)
+                    .is_some_and(|p| matches!(p.kind, crosslane_core::params::ParamKind::Text))
+            {
+                // A bare word in a text parameter (a DPP control `dpp8:[…]`, as
+                // `parser::amdgcn_ids` lowers `__builtin_amdgcn_mov_dpp8`): the op reads the
+                // word itself (`idents` below), not a value.
+                vals.push(vec![Err(Undef::idle()); lanes]);
             } else {
                 vals.push(self.eval(w, a, mask, cx));
             }

@@ -684,6 +684,18 @@ fn ordering_note(d: Dialect, name: &str, warp_sync: bool) -> (String, &'static s
                 "clang AMDGPU builtins (__builtin_amdgcn_s_sleep); AMD ISA, S_SLEEP",
             )
         }
+        "__builtin_amdgcn_s_waitcnt" => {
+            return (
+                format!("`{name}` waits until the wave's outstanding memory operations complete: here every memory operation completes at once, so nothing is outstanding and no value changes"),
+                "clang AMDGPU builtins (__builtin_amdgcn_s_waitcnt); AMD Instinct MI300 ISA / RDNA3 ISA, S_WAITCNT",
+            )
+        }
+        "__builtin_amdgcn_fence" => {
+            return (
+                format!("`{name}` orders this lane's memory operations at the scope it names: here every memory operation completes at once, in program order, so it changes no value"),
+                "clang AMDGPU builtins (__builtin_amdgcn_fence); LLVM AMDGPUUsage, Memory Model",
+            )
+        }
         "__builtin_amdgcn_sched_barrier"
         | "__builtin_amdgcn_sched_group_barrier"
         | "__builtin_amdgcn_iglp_opt" => {

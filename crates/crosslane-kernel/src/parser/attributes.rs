@@ -145,8 +145,9 @@ pub(super) fn refuse_value_attributes(tokens: &[Token]) -> Result<(), KernelErro
                     format!(
                         "`{}` makes a clang vector type, modelled here only as \
                          `typedef E NAME __attribute__((ext_vector_type(N)));` with E `float`, \
-                         `double`, `int` or `unsigned` and N 1 to 4 (an alias of `float4`, …); \
-                         this one is not (dropping it would run the vector as one scalar): \
+                         `double`, `int` or `unsigned` and N 1 to 4 (an alias of `float4`, …) \
+                         or 8 or 16, or E `_Float16`, `short` or `unsigned short` and N 2, 4, 8 \
+                         or 16; this one is not (dropping it would run the vector as one scalar): \
                          write such a typedef, HIP's vector types or an array",
                         word(k).unwrap_or_default()
                     ),

@@ -64,6 +64,11 @@ impl Parser<'_> {
                 return Ok(call);
             }
         }
+        // `v.xy = e` of a clang extended vector ([`super::swizzle`]).
+        let rhs = match self.swizzle_assign(op, &lhs, rhs)? {
+            Ok(assign) => return self.checked(Ok(assign)),
+            Err(rhs) => rhs,
+        };
         let span = lhs.span;
         self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }
@@ -467,6 +472,11 @@ impl Parser<'_> {
                 if let Some(x) = self.const_struct_member(&e, &field, span)? {
                     // `c_params.n` of a `__constant__` struct: its member's table.
                     e = x;
+                    continue;
+                }
+                if let Some(x) = self.swizzle_member(&e, &field, span)? {
+                    // `v.wzyx`, `v.s7`, `v.lo` of a clang extended vector ([`super::swizzle`]).
+                    e = self.checked(Ok(x))?;
                     continue;
                 }
                 e = self.node(ExprKind::Member(Box::new(e), field), span)?;
@@ -873,6 +883,9 @@ impl Parser<'_> {
                     if let Some(e) = self.amdgcn_ballot_call(&w, &args, span)? {
                         return Ok(e);
                     }
+                    if let Some(e) = self.amdgcn_id_call(&w, &args, span)? {
+                        return Ok(e);
+                    }
                     self.amdgcn_int_args(&w, &mut args);
                     if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {
                         return Ok(e);
@@ -1216,6 +1229,7 @@ pub(super) fn vector_make(w: &str, v: ValTy) -> Option<String> {
         // its type names.
         _ => [w.to_string(), crate::vector_types::cuda_name(v)]
             .into_iter()
+            .chain(crate::vector_types::ext_name(v))
             .map(|n| format!("make_{n}"))
             .find(|m| crate::vector_types::constructor(m) == Some(v)),
     }

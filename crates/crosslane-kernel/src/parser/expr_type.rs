@@ -51,6 +51,10 @@ impl Parser<'_> {
             ExprKind::Index(b, _) => match &b.kind {
                 ExprKind::Ident(n) => match self.var_type(n)? {
                     Ty::Ptr(v) => Some(v),
+                    // `v[i]` of a vector: its element (clang, "Vectors and Extended Vectors").
+                    Ty::Val(v) if v.lanes > 1 && !self.value_refs.contains(n) => {
+                        Some(ValTy::scalar(v.scalar))
+                    }
                     _ => None,
                 },
                 _ => None,
@@ -70,6 +74,7 @@ impl Parser<'_> {
                     _ => None,
                 }
             }
+            ExprKind::Call(n, args) if crate::ext_swizzle::is_call(n) => self.swizzle_type(n, args),
             ExprKind::Call(n, args) if self.immediate_lambda(n, args).is_some() => {
                 self.immediate_lambda(n, args)
             }

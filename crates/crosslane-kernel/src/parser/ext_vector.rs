@@ -5,23 +5,36 @@
 //! arithmetic, a scalar operand broadcast to every element, and construction from one value
 //! per element (`floatx4{a, b, c, d}`) — what this interpreter's `float4` does too
 //! ([`crate::vector_types`]; HIP's `hip_vector_types.h` builds `float4` on the same attribute).
-//! Elements and counts beyond those (`_Float16`, `char`, 8 or 16 elements) are left to
-//! [`super::attributes::refuse_value_attributes`], which refuses them naming what is modelled.
+//! Eight or sixteen such elements, and `_Float16`, `short` or `unsigned short` elements (2, 4,
+//! 8 or 16), are vector types of their own ([`crate::vector_types::ext_vector`]); their
+//! swizzles are [`super::swizzle`]'s. Other elements and counts (`char`, 5 elements) are left
+//! to [`super::attributes::refuse_value_attributes`], which refuses them naming what is
+//! modelled.
 
 use crate::lexer::{Tok, Token};
 
 /// The vector type `count` elements of the scalar `words` make (`["float"]`, 4 → `float4`),
-/// when one is modelled with clang's semantics: 32-bit and 64-bit element types, whose
-/// arithmetic does not promote, and 1 to 4 elements.
+/// when one is modelled with clang's semantics: `float`, `double`, `int` and `unsigned` with 1
+/// to 4 elements are HIP's and CUDA's vector types of that name; 8 or 16 of them, and `half`
+/// (`_Float16`), `short` and `unsigned short` with 2, 4, 8 or 16, are this module's
+/// own vector types ([`crate::vector_types::ext_vector`]).
 pub(super) fn vector_name(words: &[&str], count: u64) -> Option<String> {
     let base = match words {
         ["float"] => "float",
         ["double"] => "double",
         ["int"] | ["signed"] | ["signed", "int"] | ["int32_t"] => "int",
         ["unsigned"] | ["unsigned", "int"] | ["uint32_t"] | ["uint"] => "uint",
+        ["_Float16"] | ["half"] => "half",
+        ["short"] | ["short", "int"] | ["signed", "short"] | ["int16_t"] => "short",
+        ["unsigned", "short"] | ["ushort"] | ["uint16_t"] => "ushort",
         _ => return None,
     };
-    (1..=4).contains(&count).then(|| format!("{base}{count}"))
+    let wide = matches!(base, "float" | "double" | "int" | "uint");
+    if wide && (1..=4).contains(&count) {
+        return Some(format!("{base}{count}"));
+    }
+    matches!(count, 2 | 4 | 8 | 16)
+        .then(|| format!("{}{base}{count}", crate::vector_types::EXT_PREFIX))
 }
 
 /// `tokens` with each `typedef T NAME __attribute__((ext_vector_type(N)));` whose `T` and

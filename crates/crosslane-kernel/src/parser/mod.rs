@@ -27,6 +27,7 @@
 
 mod alias_templates;
 mod amdgcn_ballot;
+pub(crate) mod amdgcn_ids;
 mod amdgcn_int;
 mod arrays;
 mod asc_reduce;
@@ -133,6 +134,7 @@ mod stmt;
 mod struct_bind;
 mod structs;
 mod switch;
+mod swizzle;
 mod sync_vote;
 mod targs;
 mod templates;

@@ -182,9 +182,10 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
 }
 
 /// CUDA's built-in vector types (`float2`, `int4`, `uint3`, …): see
-/// [`crate::vector_types::cuda_vector`].
+/// [`crate::vector_types::cuda_vector`]; and the words the front end gives clang's extended
+/// vectors of 8 or 16 elements or 16-bit elements ([`crate::vector_types::ext_vector`]).
 pub(super) fn cuda_vector(w: &str) -> Option<ValTy> {
-    crate::vector_types::cuda_vector(w)
+    crate::vector_types::cuda_vector(w).or_else(|| crate::vector_types::ext_vector(w))
 }
 
 /// The MACA vector naming `v<N><i|u|f><bits>` (`v1u32`, `v2f16`, `v4i8`; seed 002), which the

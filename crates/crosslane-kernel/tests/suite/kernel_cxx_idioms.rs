@@ -120,7 +120,7 @@ __global__ void k(float* o, int* p) {
 #[test]
 fn an_extended_vector_of_an_element_not_modelled_is_refused_naming_what_is() {
     let src = "\
-typedef _Float16 halfx8 __attribute__((ext_vector_type(8)));
+typedef char charx8 __attribute__((ext_vector_type(8)));
 __global__ void k(float* o) { o[0] = 1.0f; }";
     let e = refused(src, launch(Dialect::Hip, 1, &[]));
     assert!(e.contains("N 1 to 4"), "{e}");

@@ -59,8 +59,8 @@ __global__ void k(int* out) { out[0] = sizeof(V<float, 4>); }";
 __global__ void k(int* out) { out[0] = sizeof(S); }";
     let e = run(odd, 1).unwrap_err();
     assert!(e.starts_with("1:8:") && e.contains("power of two"), "{e}");
-    // Sixteen elements (an MFMA accumulator) are not modelled; one to four are (`float4`).
-    let vector = "typedef float floatx16 __attribute__((ext_vector_type(16)));
+    // Five elements are not modelled (1 to 4, 8 and 16 are: `float4`, `float8_`, `floatx16`).
+    let vector = "typedef float floatx5_ __attribute__((ext_vector_type(5)));
 __global__ void k(int* out) { out[0] = 1; }";
     let e = run(vector, 1).unwrap_err();
     assert!(
