@@ -40,6 +40,7 @@ mod attributes;
 mod bit_cast;
 mod cg;
 mod cg_any;
+mod cg_async;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
