@@ -82,18 +82,26 @@ impl Executor {
     pub(crate) fn spin_repeats(&mut self, w: usize, pc: usize) -> Option<KernelError> {
         let warp = self.warps.get(w)?;
         let Some(Frame::Loop { id, line, .. }) = warp.frames.last() else {
-            self.spin.seen.remove(&w);
+            if let Some(e) = self.spin.seen.get_mut(&w) {
+                e.0 = usize::MAX;
+            }
             return None;
         };
         let (id, line) = (*id, *line);
-        let now = (
-            pc,
-            warp.frames.clone(),
-            warp.status.clone(),
-            self.spin.epoch,
-        );
-        let same = self.spin.seen.get(&w) == Some(&now);
-        self.spin.seen.insert(w, now);
+        // Compared and kept in place: the vectors are reused, so a loop allocates nothing per
+        // iteration.
+        let epoch = self.spin.epoch;
+        let seen = self
+            .spin
+            .seen
+            .entry(w)
+            .or_insert_with(|| (usize::MAX, Vec::new(), Vec::new(), u64::MAX));
+        let same =
+            seen.0 == pc && seen.3 == epoch && seen.1 == warp.frames && seen.2 == warp.status;
+        seen.0 = pc;
+        seen.1.clone_from(&warp.frames);
+        seen.2.clone_from(&warp.status);
+        seen.3 = epoch;
         if !same {
             return None;
         }
@@ -111,7 +119,8 @@ impl Executor {
         }
         let spinning_lanes = warp.active();
         let spinning: Vec<usize> = spinning_lanes.iter().map(|l| base + l).collect();
-        let its = super::converge::has_its(self.config.preprocess.arch.as_deref());
+        let cuda = self.trace.launch.dialect == crosslane_core::op::Dialect::Cuda;
+        let its = cuda && super::converge::has_its(self.config.preprocess.arch.as_deref());
         if its && warp.parked.is_none() {
             let message = format!(
                 "livelock: block {} warp {}: thread(s) {} spin in the loop at line {line} waiting for thread(s) {} of the same warp, which the emulator ran ahead past the loop (independent thread scheduling, sm_70 and later); those threads reached a block barrier, which waits for the spinning threads too, so no schedule here lets them finish (CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling)",
@@ -132,10 +141,14 @@ impl Executor {
             for l in spinning_lanes.iter() {
                 warp.status[l] = LaneStatus::Returned;
             }
-            self.spin.seen.remove(&w);
+            if let Some(e) = self.spin.seen.get_mut(&w) {
+                e.0 = usize::MAX;
+            }
             return None;
         }
-        let device = if its {
+        let device = if !cuda {
+            "this target gives the lanes of a warp no independent forward progress (no independent thread scheduling), so the device may hang here too"
+        } else if its {
             "on sm_70 and later independent thread scheduling lets those threads run on past the loop (and release what the others wait for), so the device finishes; this emulator runs a warp's lanes in lock-step and cannot schedule them apart"
         } else {
             "before sm_70 a warp's threads share one program counter, so the device deadlocks here too"
