@@ -222,6 +222,15 @@ pub fn parse_preprocessed(
     } else {
         std::borrow::Cow::Borrowed(source)
     };
+    // `#include <cuda/barrier>` stands for crosslane's `cuda::barrier` ([`crate::barrier_header`]).
+    let source = if dialect == crosslane_core::Dialect::Cuda {
+        match crate::barrier_header::expand(&source) {
+            std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s),
+            std::borrow::Cow::Borrowed(_) => source,
+        }
+    } else {
+        source
+    };
     let pre = preprocess(&source, dialect, lanes, pp, limits)?;
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;

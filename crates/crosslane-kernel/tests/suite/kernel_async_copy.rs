@@ -60,3 +60,25 @@ fn pipeline_primitives_leave_the_data_in_shared_memory_after_the_wait() {
     let want: Vec<Option<i128>> = (0..32).map(|t| Some(2 * (31 - t))).collect();
     assert_eq!(ints(t.buffer("out").unwrap()), want);
 }
+
+#[test]
+fn cuda_memcpy_async_with_a_block_barrier_is_complete_after_arrive_and_wait() {
+    let t = run_kernel(
+        "#include <cuda/barrier>\n\
+         __global__ void k(const int *in, int *out) {\n\
+           __shared__ int tile[32];\n\
+           __shared__ cuda::barrier<cuda::thread_scope_block> bar;\n\
+           if (threadIdx.x == 0) init(&bar, blockDim.x);\n\
+           __syncthreads();\n\
+           cuda::memcpy_async(&tile[threadIdx.x], &in[threadIdx.x], sizeof(int), bar);\n\
+           bar.arrive_and_wait();\n\
+           out[threadIdx.x] = tile[31 - threadIdx.x] + 1;\n\
+         }\n",
+        config(1, &[]),
+    )
+    .expect("kernel runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    // `in` holds 0..31: out[t] = (31 - t) + 1.
+    let want: Vec<Option<i128>> = (0..32).map(|t| Some(32 - t)).collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
+}
