@@ -176,6 +176,11 @@ pub struct Executor {
     /// Where the warps of the block stood when its barrier last opened, and whether any
     /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
     pub(crate) barrier_round: BarrierRound,
+    /// Spin loops of one warp that repeat with nothing changed ([`super::machine::spin`]).
+    pub(crate) spin: super::machine::spin::SpinWatch,
+    /// Lanes of one warp exchanging data through shared memory without `__syncwarp`
+    /// ([`super::machine::warp_race`]).
+    pub(crate) warp_race: super::machine::warp_race::WarpRace,
     /// Where a product and a sum are fused ([`super::contract`]).
     pub(crate) contract: super::contract::Contract,
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
@@ -559,6 +564,8 @@ impl Executor {
             mode: TraceMode::Full,
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
+            spin: Default::default(),
+            warp_race: Default::default(),
             race: super::machine::racecheck::RaceCheck::new(blocks),
             partial: Default::default(),
             later: None,
@@ -785,6 +792,7 @@ impl Executor {
                 }
                 let mut line = 1;
                 self.race.barrier();
+                self.warp_race.barrier();
                 for w in &mut self.warps {
                     if w.run == WarpRun::AtBarrier {
                         w.run = WarpRun::Ready;
@@ -875,6 +883,8 @@ impl Executor {
 
     pub(crate) fn start_block(&mut self) -> Result<(), KernelError> {
         self.barrier_round = BarrierRound::default();
+        self.spin = Default::default();
+        self.warp_race = Default::default();
         self.race.start_block(self.trace.launch.warps_per_block);
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
@@ -1010,6 +1020,9 @@ impl Executor {
                 refs,
                 lane_refs: HashMap::new(),
                 run: WarpRun::Ready,
+                held: None,
+                met: HashMap::new(),
+                parked: None,
             });
         }
         Ok(())
@@ -1088,6 +1101,11 @@ impl Executor {
             return false;
         }
         let active = self.warps[w].active();
+        if matches!(inst, Inst::Eval { .. } | Inst::Decl { .. }) && self.try_hold(w, pc, active) {
+            return false;
+        }
+        // A joint exchange or a held call's delivery runs on the general evaluator.
+        let typed_ok = self.warps[w].held.is_none() && self.warps[w].met.is_empty();
         let mut cx = StepCtx::default();
         let recorded: Option<(Span, Span)> = match *inst {
             Inst::Decl {
@@ -1096,7 +1114,7 @@ impl Executor {
                 storage,
                 ref decls,
             } => {
-                if !self.typed_store(w, pc, active, &mut cx) {
+                if !(typed_ok && self.typed_store(w, pc, active, &mut cx)) {
                     for d in decls {
                         self.declare(w, d, storage, active, &mut cx);
                     }
@@ -1109,11 +1127,19 @@ impl Executor {
                 end,
                 ref expr,
             } => {
-                if self.typed_store(w, pc, active, &mut cx) {
+                if typed_ok && self.typed_store(w, pc, active, &mut cx) {
                     self.warps[w].pc += 1;
                     return self.finish_step(w, (span, end), active, cx);
                 }
                 match self.barrier_call(w, expr, active, &mut cx) {
+                    // Lanes parked in a spin loop would never reach it (`machine/spin.rs`).
+                    Some(true) if self.warps[w].parked.is_some() => {
+                        let p = self.warps[w].parked.take();
+                        if let Some(p) = p {
+                            self.fail(crate::KernelError::new(p.line, 1, p.message));
+                        }
+                        return false;
+                    }
                     // The warp waits; the pc stays on the barrier until it opens.
                     Some(true) => {}
                     Some(false) => self.warps[w].pc += 1,
@@ -1161,6 +1187,15 @@ impl Executor {
             }
             Inst::Join => {
                 let warp = &mut self.warps[w];
+                // Lanes held at a warp-synchronous call resume there (`machine::converge`).
+                if warp
+                    .held
+                    .as_ref()
+                    .is_some_and(|h| h.depth == warp.frames.len())
+                {
+                    warp.leave_branch();
+                    return false;
+                }
                 warp.frames.pop();
                 warp.pc += 1;
                 None
@@ -1194,6 +1229,12 @@ impl Executor {
                     };
                     self.leave_loop(w, f);
                 }
+                if self.warps[w].active().0 != 0 {
+                    if let Some(e) = self.spin_repeats(w, pc) {
+                        self.fail(e);
+                        return false;
+                    }
+                }
                 let warp = &mut self.warps[w];
                 if warp.active().0 == 0 {
                     warp.pc = match warp.frames.last() {
@@ -1216,6 +1257,12 @@ impl Executor {
                     None => self.condition(w, cond, active, &mut cx),
                 };
                 self.leave_loop(w, f);
+                if self.warps[w].active().0 != 0 {
+                    if let Some(e) = self.spin_repeats(w, pc) {
+                        self.fail(e);
+                        return false;
+                    }
+                }
                 let warp = &mut self.warps[w];
                 warp.pc = if warp.active().0 != 0 { target } else { pc + 1 };
                 Some((span, end))
@@ -1345,7 +1392,9 @@ impl Executor {
                 return false;
             }
             Inst::End => {
-                self.warps[w].run = WarpRun::Done;
+                if !self.warps[w].resume_parked() {
+                    self.warps[w].run = WarpRun::Done;
+                }
                 None
             }
         };

@@ -31,6 +31,7 @@
 pub mod accuracy;
 pub mod ast;
 pub mod atomics;
+pub mod barrier_header;
 pub mod bench;
 pub mod bidi;
 pub mod budget;

@@ -118,6 +118,13 @@ impl Executor {
                             (Ok(x), Some(t)) => x.convert(t).ok(),
                             _ => None,
                         };
+                        // A failed compare-and-swap stores the value already there: no change
+                        // for the spin-loop watch (`machine/spin.rs`).
+                        if let (Ok(o), Some(x), Some(t)) = (&a.old, &stored, elem) {
+                            if o.clone().convert(t).ok().as_ref() == Some(x) {
+                                cx.same_writes += 1;
+                            }
+                        }
                         if self
                             .trace
                             .memory

@@ -87,7 +87,13 @@ impl Executor {
     /// makes a result undefined (citing that reason) only in the lanes that read one. Only a
     /// plain value (names, literals, casts and arithmetic of them) is exempt: an index, a
     /// call or an assignment inside the operand reads as anywhere else.
-    fn op_operand(&mut self, w: usize, a: &Expr, mask: LaneMask, cx: &mut StepCtx) -> Vec<LaneVal> {
+    pub(crate) fn op_operand(
+        &mut self,
+        w: usize,
+        a: &Expr,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
         fn plain(e: &Expr, depth: u32) -> bool {
             depth < 16
                 && match &e.kind {
@@ -383,6 +389,13 @@ impl Executor {
                 None,
             );
         }
+        // Held lanes resuming at their call take the joint exchange's results (`converge`).
+        if let Some(got) = self.warps[w].met.remove(&(self.cur, e.id)) {
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = got.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
+            }
+            return out;
+        }
         // An out-parameter (`__match_all_sync`'s `int *pred`) is a place to store, not a value
         // the op reads: it is evaluated once, as a place.
         let mut vals: Vec<Vec<LaneVal>> = Vec::with_capacity(args.len());
@@ -451,10 +464,13 @@ impl Executor {
                 .fold(absent, LaneMask::with)
         });
         let exited = (exited, absent);
+        self.note_sm6x_paths(w, e, spec.name, mask, &vals, cx);
+        let joint = self.meet_held(w, e, spec.name, mask, &mut vals, cx);
+        let run_mask = joint.unwrap_or(mask);
         let mut outcome = call_op(
             spec,
             lanes,
-            mask,
+            run_mask,
             exited,
             &vals,
             &idents,
@@ -468,7 +484,7 @@ impl Executor {
                     continue;
                 }
                 let Some(j) = r.from else { continue };
-                if mask.contains(j) {
+                if run_mask.contains(j) {
                     continue;
                 }
                 if let Some(line) = self.warps[w].why_inactive(j) {
@@ -495,6 +511,9 @@ impl Executor {
             cx.note(level, e.span, message, &rule, None);
         }
         cx.ops.extend(outcome.steps);
+        if joint.is_some() {
+            self.deliver_held(w, &outcome.values);
+        }
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = outcome
                 .values

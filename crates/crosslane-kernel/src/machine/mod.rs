@@ -7,6 +7,7 @@ pub(crate) mod atomic;
 mod atomic_view;
 pub(crate) mod barrier;
 mod call;
+pub(crate) mod converge;
 mod eval;
 pub(crate) mod maca_mem;
 mod math_array;
@@ -16,10 +17,12 @@ pub(crate) mod racecheck;
 mod record;
 pub(crate) mod regs;
 pub(crate) mod special_regs;
+pub(crate) mod spin;
 mod stmt;
 pub(crate) mod typed;
 pub(crate) mod typed_run;
 mod vector_mem;
+pub(crate) mod warp_race;
 mod warp_sync;
 
 use std::collections::{BTreeSet, HashMap};
@@ -79,6 +82,14 @@ pub(crate) struct Warp {
     /// reads and writes the variable itself (`reinterpret_cast<const __half2*>(&raw)[j]`).
     pub(crate) lane_refs: HashMap<usize, Vec<Option<usize>>>,
     pub(crate) run: WarpRun,
+    /// Lanes held at a warp-synchronous call while the other path of their `if` runs
+    /// ([`converge`]).
+    pub(crate) held: Option<converge::Held>,
+    /// Results of joint exchanges waiting for the held lanes' call, keyed by (inlined instance,
+    /// call node id).
+    pub(crate) met: HashMap<(u32, NodeId), Vec<LaneVal>>,
+    /// Lanes parked in a spin loop while the lanes that left it run ahead ([`spin`]).
+    pub(crate) parked: Option<spin::Parked>,
 }
 
 impl Warp {
@@ -99,6 +110,7 @@ impl Warp {
     /// Returns false when the innermost construct is not an `if`.
     pub(crate) fn leave_branch(&mut self) -> bool {
         let running = self.running();
+        let depth = self.frames.len();
         let Some(Frame::If {
             cur,
             else_mask,
@@ -114,6 +126,10 @@ impl Warp {
             *in_else = true;
             *cur = *else_mask;
             self.pc = *else_pc;
+        } else if let Some(h) = self.held.take_if(|h| h.depth == depth) {
+            // The other path is done: the held lanes resume at their call ([`converge`]).
+            *cur = h.lanes;
+            self.pc = h.pc;
         } else {
             self.pc = *join_pc;
         }
@@ -206,6 +222,9 @@ pub(crate) struct StepCtx {
     /// notes nothing there ([`Executor::op_operand`]); the value stays undefined with its
     /// reason, so the op's result is undefined exactly in the lanes that read it.
     pub(crate) operand_read: bool,
+    /// Writes of this step that stored the value the cell already held (a failed
+    /// compare-and-swap): no change for the spin-loop watch ([`spin`]).
+    pub(crate) same_writes: usize,
 }
 
 impl StepCtx {

@@ -129,7 +129,7 @@ pub(crate) struct Access {
     /// The lane within the warp.
     pub(crate) lane: u8,
     defined: bool,
-    line: u32,
+    pub(crate) line: u32,
     value: u64,
 }
 
@@ -559,6 +559,7 @@ impl Executor {
 
     /// Lane `lane` of warp `w` reads cell `off` of buffer `buf` (a plain read).
     pub(crate) fn race_read(&mut self, w: usize, buf: usize, off: i64, lane: usize) {
+        self.warp_race_read(w, buf, off, lane);
         if !self.race.on {
             return;
         }
@@ -580,6 +581,7 @@ impl Executor {
         lane: usize,
         value: Option<&KVal>,
     ) {
+        self.warp_race_write(w, buf, off, lane);
         if !self.race.on {
             return;
         }

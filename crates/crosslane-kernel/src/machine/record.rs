@@ -41,11 +41,15 @@ impl Executor {
             }
         }
         self.race_report(span, &mut cx);
+        self.warp_race_report(span, &mut cx);
         if self.maca.loads_pending() {
             self.maca_note_changes(w, span.line, &cx.changed);
         }
         if !cx.changed.is_empty() || !cx.writes.is_empty() {
             self.barrier_round.changed = true;
+        }
+        if !cx.changed.is_empty() || cx.writes.len() > cx.same_writes {
+            self.spin.epoch = self.spin.epoch.wrapping_add(1);
         }
         let written = self.written_element_arrays(w, &cx.writes);
         cx.changed.extend(written);

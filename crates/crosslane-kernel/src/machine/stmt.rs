@@ -49,6 +49,9 @@ impl Executor {
         if warp.leave_branch() {
             return;
         }
+        if warp.frames.is_empty() && warp.resume_parked() {
+            return;
+        }
         match warp.frames.last() {
             None => warp.run = WarpRun::Done,
             Some(Frame::Loop { cont_pc, .. }) => warp.pc = *cont_pc,
@@ -412,6 +415,10 @@ impl Executor {
                     args.iter().map(|a| self.eval(w, a, active, cx)).collect();
                 self.maca_fence(w, name, &vals, active, e.span, cx);
                 if !syncs {
+                    if name == "__syncwarp" {
+                        let warp = self.warps[w].index;
+                        self.warp_race.syncwarp(warp);
+                    }
                     if name == "__syncwarp" && self.trace.launch.dialect != Dialect::Maca {
                         if let Some(mask) = vals.first() {
                             self.check_syncwarp(w, mask, active, e.span, cx);

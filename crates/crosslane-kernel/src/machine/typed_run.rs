@@ -425,6 +425,7 @@ impl Executor {
         // Unrecorded here without a trace, but a barrier round that stored a variable is not
         // the same round again (see `BarrierRound`).
         self.barrier_round.changed = true;
+        self.spin.epoch = self.spin.epoch.wrapping_add(1);
         if self.mode != TraceMode::None || self.maca.loads_pending() {
             cx.changed.insert(slot);
         }

@@ -370,6 +370,7 @@ impl Executor {
         }
         // The machine's state changed (for the barrier's deadlock test).
         self.barrier_round.changed = true;
+        self.spin.epoch = self.spin.epoch.wrapping_add(1);
         match self.partial.put((buf, c), cell, ok, span) {
             Some(all) if super::partial::cell_value(cell, &all).is_err() && cell.lanes <= 1 => {
                 // The bytes of a float NaN: the emulator keeps floats as values, so the cell

@@ -580,7 +580,15 @@ impl Parser<'_> {
                 })?;
                 self.expect_punct(",")?;
                 let value = self.assign_expr()?;
-                let op = if self.eat(",") {
+                // A user's operator (`[](int a, int b) { return a + b; }`): a closure the
+                // generated function calls as `op(a, b)` (cooperative_groups/reduce.h takes any
+                // binary function object).
+                let mut callable = None;
+                let comma = self.eat(",");
+                let op = if comma && self.is_punct("[") {
+                    callable = Some(self.lambda_expr()?);
+                    "lambda".to_string()
+                } else if comma {
                     self.skip_cg_namespace();
                     let op = self.ident()?;
                     // `plus<int>()` or `plus<>()` or `plus()`, or the same object
@@ -655,6 +663,17 @@ impl Parser<'_> {
                             ),
                         ))
                     }
+                    Group::Coalesced(_) if callable.is_some() => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "cg::{name} over a coalesced group with a lambda is not \
+                                 supported here; take a tile, or a cg:: operator (plus, less, \
+                                 greater, bit_and, bit_or, bit_xor)"
+                            ),
+                        ))
+                    }
                     Group::Coalesced(_) if name == "reduce" => {
                         return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
                     }
@@ -664,9 +683,10 @@ impl Parser<'_> {
                             .map(Some);
                     }
                 };
-                self.cg_collective(name, &op, n, value, at).map(Some)
+                self.cg_collective(name, &op, n, (value, callable), at)
+                    .map(Some)
             }
-            _ => Ok(None),
+            _ => self.cg_async(name, at),
         }
     }
 
@@ -740,7 +760,7 @@ impl Parser<'_> {
     }
 
     /// Records a generated function template (once), its tokens placed at the call.
-    fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
+    pub(super) fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
         if self.templates.contains_key(fname) {
             return Ok(());
         }
@@ -772,10 +792,9 @@ impl Parser<'_> {
         name: &str,
         op: &str,
         n: u32,
-        value: Expr,
+        (value, callable): (Expr, Option<Expr>),
         at: Span,
     ) -> PResult<Expr> {
-        let combine = combine_of(op, name, at)?;
         if name == "exclusive_scan" && op != "plus" {
             return Err(KernelError::new(
                 at.line,
@@ -783,7 +802,16 @@ impl Parser<'_> {
                 "cg::exclusive_scan is supported with cg::plus only here",
             ));
         }
-        let mut fname = format!("__cg_{name}_{op}_{n}");
+        let combine = if callable.is_some() {
+            "op(a, b)"
+        } else {
+            combine_of(op, name, at)?
+        };
+        // Each lambda is a type of its own: one function per lambda.
+        let mut fname = match callable {
+            Some(_) => format!("__cg_{name}_lambda_{}_{}_{n}", at.line, at.col),
+            None => format!("__cg_{name}_{op}_{n}"),
+        };
         // A struct value (a Welford or key/index struct merged by its `operator+` or
         // `operator<`, [`super::operators`]): shuffled member by member, as the library moves
         // a trivially copyable type in 32-bit pieces.
@@ -847,12 +875,19 @@ impl Parser<'_> {
                     )
                 }
             };
-            let text = format!("template <typename T> __device__ T {fname}(T v) {{ {body} }}");
+            let text = if callable.is_some() {
+                format!(
+                    "template <typename T, typename F> __device__ T {fname}(T v, F op) {{ {body} }}"
+                )
+            } else {
+                format!("template <typename T> __device__ T {fname}(T v) {{ {body} }}")
+            };
             self.generated_template(&fname, &text, at)?;
         }
-        let mangled =
-            self.instantiate_call(&fname, Vec::new(), std::slice::from_ref(&value), at)?;
-        Ok(Expr::new(ExprKind::Call(mangled, vec![value]), at))
+        let mut args = vec![value];
+        args.extend(callable);
+        let mangled = self.instantiate_call(&fname, Vec::new(), &args, at)?;
+        Ok(Expr::new(ExprKind::Call(mangled, args), at))
     }
 }
 

@@ -42,6 +42,7 @@ mod attributes;
 mod bit_cast;
 mod cg;
 mod cg_any;
+mod cg_async;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
@@ -225,6 +226,15 @@ pub fn parse_preprocessed(
         crate::wmma_header::expand(source)
     } else {
         std::borrow::Cow::Borrowed(source)
+    };
+    // `#include <cuda/barrier>` stands for crosslane's `cuda::barrier` ([`crate::barrier_header`]).
+    let source = if dialect == crosslane_core::Dialect::Cuda {
+        match crate::barrier_header::expand(&source) {
+            std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s),
+            std::borrow::Cow::Borrowed(_) => source,
+        }
+    } else {
+        source
     };
     let pre = preprocess(&source, dialect, lanes, pp, limits)?;
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.

@@ -62,6 +62,16 @@ pub fn amd_target(
     })
 }
 
+/// CUDA's pipeline primitives as the copies they complete into (see [`predefined`]).
+const PIPELINE_MACROS: [(&str, &str); 3] = [
+    (
+        "__pipeline_memcpy_async(dst, src, size)",
+        "memcpy(dst, src, size)",
+    ),
+    ("__pipeline_commit()", "((void)0)"),
+    ("__pipeline_wait_prior(n)", "((void)(n))"),
+];
+
 /// The macros predefined for device code of `dialect` on `lanes`-wide warps for target `arch`
 /// (CUDA `sm_XX` / `compute_XX`; HIP or AMDGCN an LLVM AMD processor `gfxNNN`), as
 /// `(name, replacement)`.
@@ -108,6 +118,13 @@ pub fn predefined(
             }
             for (k, n) in crate::atomics::ORDERS.iter().enumerate() {
                 def(n, k.to_string());
+            }
+            // The pipeline primitives of `cuda_pipeline_primitives.h` (CUDA C++ Programming
+            // Guide, "Pipeline Primitives Interface"): modelled as the copies they complete
+            // into — `__pipeline_memcpy_async` copies at once, the commit and the wait do
+            // nothing — so the destination holds the data after `__pipeline_wait_prior`.
+            for (n, v) in PIPELINE_MACROS {
+                def(n, v.to_string());
             }
         }
         Dialect::Hip | Dialect::Amdgcn => {

@@ -1,0 +1,85 @@
+//! `#include <cuda/barrier>` stands for crosslane's own small model of the block-scope
+//! `cuda::barrier` and `cuda::memcpy_async`, written in the C++ the front end runs (as
+//! [`crate::wmma_header`] does for `<mma.h>`), on the include's own line so positions stay.
+//!
+//! Modelled as the copies they complete into: `cuda::memcpy_async(dst, src, bytes, bar)`
+//! copies `bytes / sizeof(T)` elements at the call, `init(&bar, n)` records the expected count,
+//! and `bar.arrive_and_wait()` is the block's `__syncthreads()`, so the destination holds the
+//! data for every thread after the wait. That reading of `arrive_and_wait` is right when the
+//! expected count is the block's thread count (the staging idiom: `init(&bar, blockDim.x)`);
+//! only `cuda::barrier<cuda::thread_scope_block>` is provided.
+//!
+//! Source: CUDA C++ Programming Guide, "Asynchronous Data Copies" (`cuda::memcpy_async` with
+//! `cuda::barrier`: the copy's completion is observed through the barrier) and "Asynchronous
+//! Barrier" (`init`, `arrive_and_wait`); libcu++ `cuda::barrier`.
+
+use std::borrow::Cow;
+
+/// The one-line C++ text that stands for `<cuda/barrier>` (module doc).
+pub const HEADER: &str = "namespace cuda { enum thread_scope { thread_scope_system, \
+    thread_scope_device, thread_scope_block, thread_scope_thread }; \
+    template <thread_scope Scope> struct barrier { int expected; \
+    __device__ void arrive_and_wait() { __syncthreads(); } }; \
+    template <typename T> __device__ void memcpy_async(T *d, const T *s, \
+    unsigned long long bytes, barrier<thread_scope_block> &bar) { \
+    for (unsigned long long i = 0; i < bytes / sizeof(T); i++) d[i] = s[i]; } } \
+    __device__ void init(cuda::barrier<cuda::thread_scope_block> *bar, int n) \
+    { bar->expected = n; }";
+
+/// Whether `line` is `#include <cuda/barrier>` (spaces allowed around `#` and the name).
+fn is_barrier_include(line: &str) -> bool {
+    let t = line.trim_start();
+    let Some(rest) = t.strip_prefix('#') else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix("include") else {
+        return false;
+    };
+    rest.trim() == "<cuda/barrier>"
+}
+
+/// `source` with each `#include <cuda/barrier>` line replaced by [`HEADER`] (the first only;
+/// later ones become empty lines), unchanged when it has none.
+pub fn expand(source: &str) -> Cow<'_, str> {
+    if !source.lines().any(is_barrier_include) {
+        return Cow::Borrowed(source);
+    }
+    let mut out = String::with_capacity(source.len() + HEADER.len());
+    let mut done = false;
+    for piece in source.split_inclusive('\n') {
+        let (line, end) = match piece.strip_suffix('\n') {
+            Some(l) => (l, "\n"),
+            None => (piece, ""),
+        };
+        let (line, cr) = match line.strip_suffix('\r') {
+            Some(l) => (l, "\r"),
+            None => (line, ""),
+        };
+        if is_barrier_include(line) {
+            if !done {
+                out.push_str(HEADER);
+                done = true;
+            }
+        } else {
+            out.push_str(line);
+        }
+        out.push_str(cr);
+        out.push_str(end);
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_barrier_include_is_replaced_and_lines_stay() {
+        let src = "#include <cuda/barrier>\nint x;\n# include <cuda/barrier>\n";
+        let out = expand(src);
+        assert_eq!(out.lines().count(), 3);
+        assert!(out.starts_with("namespace cuda"));
+        assert_eq!(out.lines().nth(2), Some(""));
+        assert!(matches!(expand("int y;\n"), Cow::Borrowed(_)));
+    }
+}

@@ -1,0 +1,72 @@
+//! `cg::memcpy_async(group, dst, src, bytes)`, `cg::wait(group)` and `cg::wait_prior<N>(group)`
+//! (`cooperative_groups/memcpy_async.h`): the copy is modelled as the copy it completes into —
+//! the group's threads share the elements (thread of rank r copies elements r, r + size, …)
+//! at the call — and the wait as the group's `sync()`, so the data is in the destination and
+//! visible to the whole group after the wait, as the Programming Guide promises.
+//!
+//! Source: CUDA C++ Programming Guide, Cooperative Groups, "memcpy_async" (a collective copy
+//! by the group; its completion is awaited with `wait` / `wait_prior`, collective operations
+//! that the whole group must call) and "Asynchronous Data Copies". What is not modelled: the
+//! copy's lateness — a read of the destination before the wait sees the copied data here,
+//! where the device may still show the old contents.
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::KernelError;
+
+/// The generated copy every `cg::memcpy_async` calls.
+const COPY: &str = "__cg_memcpy_async";
+
+impl Parser<'_> {
+    /// `memcpy_async`, `wait` or `wait_prior` after `cg::`; `None` for any other name.
+    pub(super) fn cg_async(&mut self, name: &str, at: Span) -> PResult<Option<Expr>> {
+        match name {
+            "memcpy_async" if self.is_punct("(") => {
+                self.expect_punct("(")?;
+                self.skip_cg_namespace();
+                let g = self.cg_factory()?.ok_or_else(|| {
+                    KernelError::new(at.line, at.col, "cg::memcpy_async takes a group first")
+                })?;
+                self.expect_punct(",")?;
+                let dst = self.assign_expr()?;
+                self.expect_punct(",")?;
+                let src = self.assign_expr()?;
+                self.expect_punct(",")?;
+                let bytes = self.assign_expr()?;
+                self.expect_punct(")")?;
+                let rank = self.cg_op(g.group, g.mask.clone(), None, "thread_rank", &[], at)?;
+                let size = self.cg_op(g.group, g.mask, None, "size", &[], at)?;
+                if !self.templates.contains_key(COPY) {
+                    let text = format!(
+                        "template <typename T> __device__ void {COPY}(T *d, const T *s, \
+                         unsigned long long bytes, unsigned r, unsigned n) {{ for (unsigned long \
+                         long i = r; i < bytes / sizeof(T); i += n) d[i] = s[i]; }}"
+                    );
+                    self.generated_template(COPY, &text, at)?;
+                }
+                let args = vec![dst, src, bytes, rank, size];
+                let mangled = self.instantiate_call(COPY, Vec::new(), &args, at)?;
+                Ok(Some(Expr::new(ExprKind::Call(mangled, args), at)))
+            }
+            "wait" | "wait_prior" if self.is_punct("(") || self.is_punct("<") => {
+                if self.eat("<") {
+                    while !self.eat(">") {
+                        if matches!(self.peek(0), Tok::Eof) {
+                            return self.err("`>`");
+                        }
+                        self.bump();
+                    }
+                }
+                self.expect_punct("(")?;
+                self.skip_cg_namespace();
+                let g = self.cg_factory()?.ok_or_else(|| {
+                    KernelError::new(at.line, at.col, format!("cg::{name} takes a group"))
+                })?;
+                self.expect_punct(")")?;
+                self.cg_op(g.group, g.mask, None, "sync", &[], at).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+}
