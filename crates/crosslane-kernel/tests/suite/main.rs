@@ -81,6 +81,7 @@ mod kernel_robustness;
 mod kernel_seeds;
 mod kernel_snapshots;
 mod kernel_struct_blocks;
+mod kernel_struct_semantics;
 mod kernel_tile_meta_vote_pred;
 mod kernel_trace_bytes;
 mod kernel_trace_vars;

@@ -664,6 +664,17 @@ impl Parser<'_> {
         } else {
             self.ident()?
         };
+        // A named member function or `operator()` declared again with other parameter types:
+        // an overload of its own, `NAME#N` ([`super::method_overload`]).
+        let mname = if !is_ctor
+            && !is_dtor
+            && !conv
+            && (mname == "operator()" || !mname.starts_with("operator"))
+        {
+            self.method_overload_name(sname, &mname, at)?
+        } else {
+            mname
+        };
         // Named member functions and `operator()` only: other operators keep their own
         // lowering ([`super::super::operators`], [`super::subscript`]).
         let ref_ret = ref_ret

@@ -470,6 +470,16 @@ impl Parser<'_> {
                 m = inst;
             }
         }
+        // `f(int)` and `f(float)` both declared: the arguments choose
+        // ([`super::method_overload`]).
+        {
+            let rest = if receiver_first {
+                args.get(1..).unwrap_or_default()
+            } else {
+                args
+            };
+            m = self.resolve_method(&s, &m, rest, span)?;
+        }
         // `get()` and `get() const` both declared: the receiver's constness chooses.
         if !call_op {
             let receiver = if receiver_first { args.first() } else { None };
