@@ -345,6 +345,11 @@ impl Parser<'_> {
                 (true, Ty::Val(v)) => Ty::Ptr(v),
                 (_, t) => t,
             };
+            // A layout view's member pointer ([`super::layout_view`]): its step kept by name.
+            let value = match value {
+                Some(v) if is_many => Some(self.declare_strided(&leaf, v)),
+                v => v,
+            };
             let sp = self.syn_span(span);
             decls.push(Declarator {
                 name: leaf.clone(),

@@ -670,6 +670,11 @@ impl Parser<'_> {
             && !is_dtor
             && !conv
             && (mname == "operator()" || !mname.starts_with("operator"))
+            // A member function template's instance is named by its template arguments
+            // ([`super::super::method_templates`]).
+            && !self
+                .method_templates
+                .contains_key(&format!("{sname}::{mname}"))
         {
             self.method_overload_name(sname, &mname, at)?
         } else {

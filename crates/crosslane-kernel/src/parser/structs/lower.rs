@@ -341,6 +341,16 @@ impl Parser<'_> {
                 None => out.push(self.lower_struct(a)?),
             }
         }
+        if let Some(e) = out.iter().find(|e| self.strided(e).is_some()) {
+            // A callee's struct pointer steps one cell per element of each member.
+            return Err(KernelError::new(
+                e.span.line,
+                e.span.col,
+                "a struct pointer that views another type's cells (a layout-compatible cast) \
+                 is read in the function that casts it; pass the original pointer and cast it \
+                 in the callee",
+            ));
+        }
         Ok(out)
     }
 
@@ -824,7 +834,12 @@ impl Parser<'_> {
                 let mut out = Vec::new();
                 for ((p, e), n) in base.into_iter().zip(counts) {
                     let sp = self.syn_span(span);
-                    let kind = if n > 0 {
+                    let kind = if let Some((q, step)) = self.strided(&e) {
+                        // A layout view's member: cell `step * i` past it
+                        // ([`super::layout_view`]).
+                        let at = self.scaled(i.clone(), step, span)?;
+                        ExprKind::Index(Box::new(q), Box::new(at))
+                    } else if n > 0 {
                         // An array member decays to a pointer to its first element.
                         let off = self.scaled(i.clone(), n, span)?;
                         ExprKind::Binary(BinOp::Add, Box::new(e), Box::new(off))
@@ -852,6 +867,7 @@ impl Parser<'_> {
                         out.push((p, e));
                         continue;
                     }
+                    let e = self.strided(&e).map_or(e, |(q, _)| q);
                     let sp = self.syn_span(span);
                     out.push((
                         p,
@@ -973,6 +989,15 @@ impl Parser<'_> {
                 let counts = self.leaf_counts(&s, span)?;
                 let mut out = Vec::new();
                 for ((path, e), n) in base.into_iter().zip(counts) {
+                    if let Some((q, step)) = self.strided(&e) {
+                        // A layout view's member moves `step` cells per element.
+                        let k = self.scaled(k.clone(), step, span)?;
+                        let sp = self.syn_span(span);
+                        let moved =
+                            self.node(ExprKind::Binary(*op, Box::new(q), Box::new(k)), sp)?;
+                        out.push((path, super::layout_view::stride_marker(moved, step, sp)));
+                        continue;
+                    }
                     let k = if n > 0 {
                         self.scaled(k.clone(), n, span)?
                     } else {
@@ -1226,9 +1251,14 @@ impl Parser<'_> {
                     out.push((f.name.clone(), v));
                 }
                 _ => {
-                    let v = match arg_k.cloned().or_else(|| f.default.clone()) {
-                        Some(a) => self.lower_struct(a)?,
-                        None => zero(span),
+                    let v = match (arg_k.cloned(), f.default.clone()) {
+                        (Some(a), _) => self.lower_struct(a)?,
+                        // A default that reads earlier members ([`super::member_init`]).
+                        (None, Some(d)) => {
+                            let d = self.default_reading_members(d, fields, &out, k)?;
+                            self.lower_struct(d)?
+                        }
+                        (None, None) => zero(span),
                     };
                     out.push((f.name.clone(), v));
                 }
