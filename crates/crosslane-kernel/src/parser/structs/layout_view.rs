@@ -171,6 +171,75 @@ impl Parser<'_> {
     }
 }
 
+impl Parser<'_> {
+    /// `(T*) &s` / `reinterpret_cast<T*>(&s)` of a local struct variable `s` of
+    /// [`Parser::flat_layout`] over `T`: `s`'s leaf variables in order; `None` for anything
+    /// else.
+    pub(crate) fn flat_struct_address(&self, e: &Expr) -> Option<Vec<String>> {
+        let ExprKind::Cast(Ty::Ptr(v), inner) = &e.kind else {
+            return None;
+        };
+        let ExprKind::AddrOf(x) = &inner.kind else {
+            return None;
+        };
+        let ExprKind::Ident(n) = &x.kind else {
+            return None;
+        };
+        let sv = self.var_struct(n).filter(|sv| sv.kind == SKind::Plain)?;
+        let (elem, _) = self.flat_layout(&sv.sname, e.span).ok()??;
+        (elem == *v).then(|| sv.leaves.clone())
+    }
+
+    /// `q[K]`, `*q`, `*(q + K)` of a pointer `q` that [`Parser::flat_struct_address`] reads
+    /// (after a local reference's substitution): the `K`-th member variable of the struct.
+    /// `Ok(None)` for any other expression.
+    ///
+    /// # Errors
+    /// An index that is no constant, or one outside the struct (an access outside the object,
+    /// [expr.add]/4: undefined).
+    pub(crate) fn flat_struct_cell(&self, e: &Expr) -> PResult<Option<Expr>> {
+        let (base, index) = match &e.kind {
+            ExprKind::Index(b, i) => (&**b, Some(&**i)),
+            ExprKind::Deref(b) => (&**b, None),
+            _ => return Ok(None),
+        };
+        let (base, offset) = match &base.kind {
+            ExprKind::Binary(BinOp::Add, p, k) if self.flat_struct_address(p).is_some() => {
+                (&**p, Some(&**k))
+            }
+            _ => (base, None),
+        };
+        let Some(leaves) = self.flat_struct_address(base) else {
+            return Ok(None);
+        };
+        let mut at: i128 = 0;
+        for part in [index, offset].into_iter().flatten() {
+            let Some(k) = super::super::const_int(part).or_else(|| self.fold_int(part)) else {
+                return Err(KernelError::new(
+                    part.span.line,
+                    part.span.col,
+                    "a pointer to a struct's members read as an array takes a constant index \
+                     here (the members are separate variables): write the member, or copy the \
+                     struct into an array",
+                ));
+            };
+            at += k;
+        }
+        match usize::try_from(at).ok().and_then(|k| leaves.get(k)) {
+            Some(leaf) => Ok(Some(ident(leaf, e.span))),
+            None => Err(KernelError::new(
+                e.span.line,
+                e.span.col,
+                format!(
+                    "element {at} is outside the struct the pointer points into ({} members): \
+                     an access outside the object is undefined ([expr.add]/4)",
+                    leaves.len()
+                ),
+            )),
+        }
+    }
+}
+
 /// The marker call `@stride:N(p)`.
 pub(super) fn stride_marker(p: Expr, n: u32, span: Span) -> Expr {
     Expr::new(ExprKind::Call(format!("{STRIDE}{n}"), vec![p]), span)

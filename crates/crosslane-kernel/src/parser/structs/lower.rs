@@ -25,6 +25,10 @@ impl Parser<'_> {
 
     pub(super) fn lower_inner(&mut self, e: Expr) -> PResult<Expr> {
         let span = e.span;
+        // `q[K]` of `int* q = reinterpret_cast<int*>(&s)` ([`super::layout_view`]).
+        if let Some(x) = self.flat_struct_cell(&e)? {
+            return Ok(x);
+        }
         // A bit-field read, written or incremented ([`super::bitfields`]).
         if let Some(x) = self.bitfield_access(&e)? {
             return Ok(x);
@@ -65,7 +69,9 @@ impl Parser<'_> {
                         format!(
                             "`&{n}`: a pointer to the local struct `{n}` (`{}`) is not supported; \
                              take it by reference (`void f({}& s)`, called as `f({n})`) or pass \
-                             its members",
+                             its members (a cast of it to a pointer of its members' one scalar \
+                             type, `(T*)&{n}` of a struct without padding, reads them by a \
+                             constant index)",
                             sv.sname, sv.sname
                         ),
                     ));
