@@ -343,3 +343,28 @@ __global__ void k(int *out) {
         [7, 20, 8, 20].map(|v| Some(v as i128)).to_vec()
     );
 }
+
+#[test]
+fn host_memcpy_between_arrays_of_a_padded_struct_copies_each_member() {
+    // h[i] = {c 1, i i}; memcpy of 2 elements (16 bytes, sizeof(S) = 8 with 3 padding bytes)
+    // into g: g[0..2] = {1, 0}, {1, 1}, g[2..4] never written (undefined: no number picked).
+    // The kernel gives c + i: 1, 2, undefined, undefined.
+    let src = r#"
+#include <cstring>
+struct S { char c; int i; };
+__global__ void k(S *in, int *out) {
+  out[threadIdx.x] = in[threadIdx.x].c + in[threadIdx.x].i;
+}
+int main() {
+  S h[4], g[4];
+  for (int i = 0; i < 4; i++) { h[i].c = 1; h[i].i = i; }
+  memcpy(g, h, 2 * sizeof(S));
+  S *d; int *o;
+  cudaMalloc(&d, 4 * sizeof(S)); cudaMalloc(&o, 4 * sizeof(int));
+  cudaMemcpy(d, g, 4 * sizeof(S), cudaMemcpyHostToDevice);
+  k<<<1, 4>>>(d, o);
+}
+"#;
+    let t = run_finished(src, LaunchConfig::default());
+    assert_eq!(ints(&t, "out"), vec![Some(1), Some(2), None, None]);
+}
