@@ -585,6 +585,9 @@ struct Parser<'a> {
     /// Struct pointer members that step several cells per element, by (scope depth, member
     /// variable): `structs/layout_view.rs`.
     strided_vars: HashMap<(usize, String), u32>,
+    /// Inside the default-initialization of a struct variable (`P p;`): members without an
+    /// initializer get no value (`structs/member_init.rs`).
+    default_init: bool,
     /// Each constructor's parameter types by its device function (`P::P/1`): two constructors
     /// of one parameter count and different types are refused ([`structs`]).
     ctor_types: HashMap<String, Vec<crate::types::Ty>>,
@@ -758,6 +761,7 @@ impl<'a> Parser<'a> {
             svars: HashMap::new(),
             local_struct_ptrs: std::collections::HashSet::new(),
             strided_vars: HashMap::new(),
+            default_init: false,
             ctor_types: HashMap::new(),
             pending_svars: Vec::new(),
             param_copies: Vec::new(),

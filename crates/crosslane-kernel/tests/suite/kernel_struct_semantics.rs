@@ -368,3 +368,35 @@ int main() {
     let t = run_finished(src, LaunchConfig::default());
     assert_eq!(ints(&t, "out"), vec![Some(1), Some(2), None, None]);
 }
+
+#[test]
+fn default_initialization_leaves_members_without_an_initializer_undefined() {
+    // [dcl.init]/12: `P p;` default-initializes; a member without a default member
+    // initializer has an indeterminate value ([basic.indet]/1), and b = a * 2 reads it, so
+    // p.a, p.b, p.in.x and p.arr[1] are undefined; p.c = 7, p.in.y = 4. `P q{};` value-
+    // initializes ([dcl.init.aggr]/8: the rest from an empty list): a = 0, b = 0, in.x = 0.
+    // `P r{5};`: b = 10.
+    let src = r#"
+struct In { int x; int y = 4; };
+struct P { int a; int b = a * 2; int c = 7; In in; float arr[2]; };
+__global__ void k(int *out) {
+  P p; P q{}; P r{5};
+  out[0] = p.a; out[1] = p.b; out[2] = p.c; out[3] = p.in.x; out[4] = p.in.y; out[5] = p.arr[1];
+  out[6] = q.a; out[7] = q.b; out[8] = q.in.x; out[9] = r.b;
+}
+"#;
+    let t = run_out(src, 1, 10);
+    let want = [
+        None,
+        None,
+        Some(7),
+        None,
+        Some(4),
+        None,
+        Some(0),
+        Some(0),
+        Some(0),
+        Some(10),
+    ];
+    assert_eq!(ints(&t, "out"), want.to_vec());
+}

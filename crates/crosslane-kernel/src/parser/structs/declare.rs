@@ -261,7 +261,12 @@ impl Parser<'_> {
                 if def.ctors.iter().any(|(n, _)| *n == 0)
                     || def.fields.iter().any(|f| f.default.is_some())
                 {
-                    Some(self.construct(s, &[], span)?.1)
+                    // Default-initialization ([dcl.init]/12): a member without a default
+                    // member initializer is left without a value ([`super::member_init`]).
+                    let outer = std::mem::replace(&mut self.default_init, true);
+                    let r = self.construct(s, &[], span);
+                    self.default_init = outer;
+                    Some(r?.1)
                 } else {
                     None
                 }
@@ -277,6 +282,7 @@ impl Parser<'_> {
                 .as_ref()
                 .and_then(|v| v.get(k))
                 .map(|(_, e)| e.clone())
+                .filter(|e| !super::member_init::is_noinit(e))
                 .map(|e| {
                     if is_many {
                         e

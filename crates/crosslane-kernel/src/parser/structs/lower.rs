@@ -1231,8 +1231,9 @@ impl Parser<'_> {
                         ));
                     }
                     let inner = inner.clone();
+                    let none = self.no_value(span);
                     for leaf in self.leaves(&inner, span)? {
-                        out.push((format!("{}.{}", f.name, leaf.path), zero(span)));
+                        out.push((format!("{}.{}", f.name, leaf.path), none.clone()));
                     }
                 }
                 // An array member's value: a braced list or zero, copied element by element
@@ -1252,7 +1253,7 @@ impl Parser<'_> {
                                 format!("array member `{}` needs a braced list `{{…}}`", f.name),
                             ))
                         }
-                        None => zero(span),
+                        None => self.no_value(span),
                     };
                     out.push((f.name.clone(), v));
                 }
@@ -1262,9 +1263,17 @@ impl Parser<'_> {
                         // A default that reads earlier members ([`super::member_init`]).
                         (None, Some(d)) => {
                             let d = self.default_reading_members(d, fields, &out, k)?;
-                            self.lower_struct(d)?
+                            if super::member_init::is_noinit(&d) {
+                                d
+                            } else {
+                                // The initializer's own expressions are no default-initialization.
+                                let outer = std::mem::replace(&mut self.default_init, false);
+                                let r = self.lower_struct(d);
+                                self.default_init = outer;
+                                r?
+                            }
                         }
-                        (None, None) => zero(span),
+                        (None, None) => self.no_value(span),
                     };
                     out.push((f.name.clone(), v));
                 }

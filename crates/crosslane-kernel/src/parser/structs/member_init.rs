@@ -19,6 +19,16 @@ use super::{Field, Leaves};
 use crate::ast::{Expr, ExprKind};
 use crate::KernelError;
 
+/// The value a member without an initializer gets under default-initialization: none
+/// ([dcl.init]/12, [basic.indet]/1: its value is indeterminate). The declaration leaves it
+/// unwritten, so a read of it is undefined with its reason.
+const NOINIT: &str = "@noinit";
+
+/// Whether `e` is the [`NOINIT`] mark.
+pub(super) fn is_noinit(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call(n, a) if n == NOINIT && a.is_empty())
+}
+
 /// Whether evaluating `e` again could change what it gives or does (an assignment, an
 /// increment, a call).
 fn has_effects(e: &Expr) -> bool {
@@ -52,6 +62,17 @@ fn member_path(e: &Expr, fields: &[Field]) -> Option<String> {
 }
 
 impl Parser<'_> {
+    /// A member's value when no initializer gives one: zero under value- or aggregate
+    /// initialization ([dcl.init.aggr]/8, [dcl.init]/8), no value under default-initialization
+    /// (`P p;` of a class with some default member initializers, [dcl.init]/12).
+    pub(super) fn no_value(&self, span: crate::ast::Span) -> Expr {
+        if self.default_init {
+            Expr::new(ExprKind::Call(NOINIT.to_string(), Vec::new()), span)
+        } else {
+            super::zero(span)
+        }
+    }
+
     /// The default member initializer `d` of `fields[k]` with each member of `fields` it names
     /// (`a`, `this->a`, `inner.x`) replaced by the value `done` gave it.
     ///
@@ -69,6 +90,8 @@ impl Parser<'_> {
         self.replace_members(&mut d, fields, done, k, &mut err);
         match err {
             Some(e) => Err(e),
+            // A read of a member without a value: this one gets none either.
+            None if d.walk().any(is_noinit) => Ok(self.no_value(d.span)),
             None => Ok(d),
         }
     }
@@ -107,6 +130,9 @@ impl Parser<'_> {
                     return;
                 }
                 match done.iter().find(|(p, _)| *p == path) {
+                    // An earlier member without a value: the default reads an indeterminate
+                    // value ([basic.indet]/2), so the member gets none either.
+                    Some((_, v)) if is_noinit(v) => *e = v.clone(),
                     Some((_, v)) if !has_effects(v) => {
                         let mut v = v.clone();
                         v.span = at;
