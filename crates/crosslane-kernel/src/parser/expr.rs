@@ -44,6 +44,8 @@ impl Parser<'_> {
             _ => None,
         };
         let Some(op) = op else { return Ok(lhs) };
+        // `(c ? a : b) = v`: the lvalue the condition names ([`super::cond_lvalue`]).
+        let lhs = self.cond_lvalue(lhs);
         if let Some(e) = super::ref_cast::read_only_target(&lhs) {
             return Err(e);
         }
@@ -218,6 +220,7 @@ impl Parser<'_> {
                 "++" | "--" => {
                     self.bump();
                     let e = self.unary()?;
+                    let e = self.cond_lvalue(e);
                     // `++v` on a struct: its `operator++()` ([over.inc]/1).
                     if self.struct_of(&e).is_some() {
                         if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
@@ -249,6 +252,9 @@ impl Parser<'_> {
                 "&" => {
                     self.bump();
                     let e = self.unary()?;
+                    if let Some(a) = self.cond_address(&e) {
+                        return Ok(a);
+                    }
                     return self.checked(wrap(ExprKind::AddrOf(Box::new(e))));
                 }
                 "(" if matches!(self.peek(1), Tok::Ident(w) if w == "const" || self.is_struct_name(w)) =>
@@ -493,11 +499,12 @@ impl Parser<'_> {
                         continue;
                     }
                 }
+                let target = self.cond_lvalue(e);
                 e = self.node(
                     ExprKind::IncDec {
                         inc,
                         prefix: false,
-                        target: Box::new(e),
+                        target: Box::new(target),
                     },
                     span,
                 )?;

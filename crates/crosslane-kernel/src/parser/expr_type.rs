@@ -79,7 +79,9 @@ impl Parser<'_> {
                 self.immediate_lambda(n, args)
             }
             ExprKind::Call(n, args) if self.method_target(n, args).is_some() => {
-                let (st, m, _) = self.method_target(n, args)?;
+                let (st, m, first) = self.method_target(n, args)?;
+                let rest = if first { args.get(1..)? } else { args };
+                let m = self.method_key_quiet(&st, &m, rest);
                 match self.structs.get(&st)?.methods.get(&m)?.ty {
                     Ty::Val(v) => Some(v),
                     _ => None,

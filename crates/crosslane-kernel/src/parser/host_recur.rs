@@ -105,6 +105,33 @@ impl Parser<'_> {
             return;
         };
         let line = toks[open].line;
+        // Two host arrays of one struct: member by member ([`Self::host_memcpy_structs`]).
+        if let (Some(a), Some(b)) = (self.host_struct_of.get(&src), self.host_struct_of.get(&dst)) {
+            if a == b {
+                let s = a.clone();
+                let bytes = parts
+                    .get(2)
+                    .and_then(|&(a, b)| self.host_value(st, a, b))
+                    .and_then(HostVal::int);
+                let ok =
+                    bytes.is_some_and(|n| self.host_memcpy_structs(st, &s, &dst, &src, n, line));
+                if !ok {
+                    let why = format!(
+                        "`memcpy({})` at line {line} is not read here (read is a copy of whole \
+                         elements between host arrays of one struct whose members' values are \
+                         known)",
+                        text_of(&toks[open + 1..c])
+                    );
+                    let names: Vec<String> = self
+                        .leaves(&s, crate::ast::Span::default())
+                        .map(|ls| ls.iter().map(|l| format!("{dst}.{}", l.path)).collect())
+                        .unwrap_or_default();
+                    Self::mark_unknown(st, &names, &why);
+                    Self::mark_unknown(st, std::slice::from_ref(&dst), &why);
+                }
+                return;
+            }
+        }
         let copied = (|| {
             let &(a, b) = parts.get(2)?;
             let elem = i128::from(*self.host_elems.get(&src)?);
@@ -176,6 +203,69 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// `memcpy(dst, src, bytes)` of two host arrays of struct `s`: each member's first
+    /// `bytes / sizeof(s)` cells of `dst` become `src`'s (C11 7.24.2.1 copies the bytes; the
+    /// members are at the same offsets in both, [class.mem]/22, and padding bytes are never
+    /// read as a member). A member `src` never set copies as undefined cells. `false` when the
+    /// count is no whole number of elements, past a fill's end, or the struct has array
+    /// members.
+    fn host_memcpy_structs(
+        &self,
+        st: &mut HostState,
+        s: &str,
+        dst: &str,
+        src: &str,
+        bytes: i128,
+        line: u32,
+    ) -> bool {
+        let at = crate::ast::Span::default();
+        let (Ok(size), Ok(leaves)) = (self.struct_size(s, at), self.leaves(s, at)) else {
+            return false;
+        };
+        let size = i128::from(size);
+        if size == 0 || bytes < 0 || bytes % size != 0 || leaves.iter().any(|l| l.count > 0) {
+            return false;
+        }
+        let Ok(n) = usize::try_from(bytes / size) else {
+            return false;
+        };
+        let len = st
+            .arrays
+            .get(dst)
+            .and_then(|l| usize::try_from(*l).ok())
+            .unwrap_or(0);
+        if n > len {
+            return false;
+        }
+        let mut out = Vec::new();
+        for l in &leaves {
+            let from = st
+                .fills
+                .get(&format!("{src}.{}", l.path))
+                .map(|(v, _)| v.clone())
+                .unwrap_or_else(|| vec!["undef".to_string(); n]);
+            if from.len() < n {
+                return false;
+            }
+            let key = format!("{dst}.{}", l.path);
+            let mut cells = match st.fills.get(&key) {
+                Some((v, _)) => v.clone(),
+                None => vec!["undef".to_string(); len],
+            };
+            if cells.len() < n {
+                cells.resize(n, "undef".to_string());
+            }
+            cells[..n].clone_from_slice(&from[..n]);
+            out.push((key, cells));
+        }
+        for (key, cells) in out {
+            st.unknown.remove(&key);
+            st.fills.insert(key, (cells, line));
+        }
+        st.unknown.remove(dst);
+        true
+    }
+
     /// `h[K] = e;` at `k`, K and e constants, of a host array whose element type is known
     /// (`h[0] = 1;` before a recurrence): the cell K becomes e converted to that type
     /// ([expr.ass]/3); the other cells keep their values (undefined when nothing wrote them,

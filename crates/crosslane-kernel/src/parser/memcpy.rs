@@ -219,6 +219,50 @@ impl Parser<'_> {
             let x = self.lower_struct((**x).clone())?;
             return Ok(components(&x, v, 0, e.span));
         }
+        // A pointer to structs (`in + i`, `&arr[0]`, an array of structs): each element's
+        // members at their layout offsets, elements `sizeof(S)` apart ([expr.sizeof]/2).
+        if let Some((s, _)) = self.many_leaves(e)? {
+            let size = self.struct_size(&s, span)?.max(1);
+            let count = n.div_ceil(size);
+            if count > MAX_UNITS {
+                return Err(KernelError::new(
+                    e.span.line,
+                    e.span.col,
+                    format!("a `memcpy`/`memset` of more than {MAX_UNITS} scalars: copy in a loop"),
+                ));
+            }
+            let mut out = Vec::new();
+            for k in 0..count {
+                let sp = self.syn_span(span);
+                let i = Expr::new(
+                    ExprKind::Int {
+                        value: k,
+                        unsigned: false,
+                        long: false,
+                    },
+                    sp,
+                );
+                let elem = Expr::new(ExprKind::Index(Box::new(e.clone()), Box::new(i)), sp);
+                let Some((s, leaves)) = self.leaves_of(&elem, Some(&s))? else {
+                    return Err(refuse());
+                };
+                let units = self.struct_units(&s, leaves, span)?;
+                out.extend(units.into_iter().map(|u| Unit {
+                    off: u.off + k * size,
+                    ..u
+                }));
+                if out.len() as u64 > MAX_UNITS {
+                    return Err(KernelError::new(
+                        e.span.line,
+                        e.span.col,
+                        format!(
+                            "a `memcpy`/`memset` of more than {MAX_UNITS} scalars: copy in a loop"
+                        ),
+                    ));
+                }
+            }
+            return Ok(out);
+        }
         let elem = self
             .pointee_type(e)
             .filter(|v| v.lanes <= 4)

@@ -51,6 +51,7 @@ mod ext_vector;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
+mod cond_lvalue;
 mod const_bits;
 mod const_eval;
 mod const_struct;
@@ -597,6 +598,12 @@ struct Parser<'a> {
     /// The struct variables of `svars` that are pointers to a local struct (`S* p = &s;`),
     /// by scope depth and name ([`structs`]' `local_ptr`).
     local_struct_ptrs: std::collections::HashSet<(usize, String)>,
+    /// Struct pointer members that step several cells per element, by (scope depth, member
+    /// variable): `structs/layout_view.rs`.
+    strided_vars: HashMap<(usize, String), u32>,
+    /// Inside the default-initialization of a struct variable (`P p;`): members without an
+    /// initializer get no value (`structs/member_init.rs`).
+    default_init: bool,
     /// Each constructor's parameter types by its device function (`P::P/1`): two constructors
     /// of one parameter count and different types are refused ([`structs`]).
     ctor_types: HashMap<String, Vec<crate::types::Ty>>,
@@ -772,6 +779,8 @@ impl<'a> Parser<'a> {
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
             local_struct_ptrs: std::collections::HashSet::new(),
+            strided_vars: HashMap::new(),
+            default_init: false,
             ctor_types: HashMap::new(),
             pending_svars: Vec::new(),
             param_copies: Vec::new(),

@@ -797,6 +797,41 @@ impl Parser<'_> {
         ArgQual { konst, rvalue }
     }
 
+    /// The key of the one best of `cands` for `args` ([over.match.best]), without a message:
+    /// `None` when none is viable or several are equally good (a type query's answer; the
+    /// call itself is resolved, and refused, by [`Parser::best_candidate`]).
+    pub(super) fn best_key_quiet(&self, cands: &[Candidate], args: &[Expr]) -> Option<String> {
+        let types: ArgTypes = args.iter().map(|a| self.arg_type(a)).collect();
+        let quals: Vec<ArgQual> = args.iter().map(|a| self.arg_qual(a)).collect();
+        let viable: Vec<(&Candidate, Vec<Ics>)> = cands
+            .iter()
+            .filter(|c| {
+                let required = c.params.iter().filter(|p| !p.default).count();
+                !c.variadic && types.len() <= c.params.len() && types.len() >= required
+            })
+            .map(|c| {
+                let conv = types
+                    .iter()
+                    .zip(&c.params)
+                    .enumerate()
+                    .map(|(i, ((a, zero), p))| {
+                        ics(a, *zero, quals.get(i).copied().unwrap_or_default(), p)
+                    })
+                    .collect::<Vec<_>>();
+                (c, conv)
+            })
+            .filter(|(_, conv)| !conv.iter().any(|x| matches!(x, Ics::No(_))))
+            .collect();
+        viable
+            .iter()
+            .find(|(c, cc)| {
+                viable
+                    .iter()
+                    .all(|(o, oc)| std::ptr::eq(*c, *o) || better(c, cc, o, oc))
+            })
+            .map(|(c, _)| c.key.clone())
+    }
+
     /// As [`Parser::best_candidate`], given the arguments' types.
     fn best_typed(
         &mut self,

@@ -601,6 +601,17 @@ impl Parser<'_> {
             } else {
                 None
             };
+            if let (false, None, Some(i)) = (is_ref, &array, init.as_ref()) {
+                // `int* q = reinterpret_cast<int*>(&s);` of a struct of ints: a second name of
+                // that address, its cells `s`'s members ([`super::structs`]' layout views).
+                if self.flat_struct_address(i).is_some() {
+                    self.bind_name(&name, ty, i.clone());
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+            }
             if let (true, None, Some(i)) = (is_ref, &array, init.as_ref()) {
                 // `float& r = a[i];`, `auto& v = x;`: a second name of the place
                 // ([`super::local_ref`]).

@@ -11,8 +11,8 @@
 //!
 //! A const member function is kept under its name and also under `NAME const`
 //! ([`const_key`]); when a non-const one of the name exists too, the name keys the non-const
-//! and `NAME const` the const. Member functions are not otherwise overloaded here (two of one
-//! name with other parameter types stay the last declared), so this pairs the two only.
+//! and `NAME const` the const. Overloads with other parameter types are
+//! [`super::method_overload`]'s (`NAME#N`), each of which may have its const pair here.
 
 use super::{Method, StructDef};
 use crate::ast::{Expr, ExprKind};

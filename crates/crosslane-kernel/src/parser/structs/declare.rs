@@ -261,7 +261,12 @@ impl Parser<'_> {
                 if def.ctors.iter().any(|(n, _)| *n == 0)
                     || def.fields.iter().any(|f| f.default.is_some())
                 {
-                    Some(self.construct(s, &[], span)?.1)
+                    // Default-initialization ([dcl.init]/12): a member without a default
+                    // member initializer is left without a value ([`super::member_init`]).
+                    let outer = std::mem::replace(&mut self.default_init, true);
+                    let r = self.construct(s, &[], span);
+                    self.default_init = outer;
+                    Some(r?.1)
                 } else {
                     None
                 }
@@ -277,6 +282,7 @@ impl Parser<'_> {
                 .as_ref()
                 .and_then(|v| v.get(k))
                 .map(|(_, e)| e.clone())
+                .filter(|e| !super::member_init::is_noinit(e))
                 .map(|e| {
                     if is_many {
                         e
@@ -344,6 +350,11 @@ impl Parser<'_> {
             let ty = match (is_many && array.is_none(), l.ty) {
                 (true, Ty::Val(v)) => Ty::Ptr(v),
                 (_, t) => t,
+            };
+            // A layout view's member pointer ([`super::layout_view`]): its step kept by name.
+            let value = match value {
+                Some(v) if is_many => Some(self.declare_strided(&leaf, v)),
+                v => v,
             };
             let sp = self.syn_span(span);
             decls.push(Declarator {

@@ -668,6 +668,22 @@ impl Parser<'_> {
         } else {
             self.ident()?
         };
+        // A named member function or `operator()` declared again with other parameter types:
+        // an overload of its own, `NAME#N` ([`super::method_overload`]).
+        let mname = if !is_ctor
+            && !is_dtor
+            && !conv
+            && (mname == "operator()" || !mname.starts_with("operator"))
+            // A member function template's instance is named by its template arguments
+            // ([`super::super::method_templates`]).
+            && !self
+                .method_templates
+                .contains_key(&format!("{sname}::{mname}"))
+        {
+            self.method_overload_name(sname, &mname, at)?
+        } else {
+            mname
+        };
         // Named member functions and `operator()` only: other operators keep their own
         // lowering ([`super::super::operators`], [`super::subscript`]).
         let ref_ret = ref_ret

@@ -25,6 +25,10 @@ impl Parser<'_> {
 
     pub(super) fn lower_inner(&mut self, e: Expr) -> PResult<Expr> {
         let span = e.span;
+        // `q[K]` of `int* q = reinterpret_cast<int*>(&s)` ([`super::layout_view`]).
+        if let Some(x) = self.flat_struct_cell(&e)? {
+            return Ok(x);
+        }
         // A bit-field read, written or incremented ([`super::bitfields`]).
         if let Some(x) = self.bitfield_access(&e)? {
             return Ok(x);
@@ -65,7 +69,9 @@ impl Parser<'_> {
                         format!(
                             "`&{n}`: a pointer to the local struct `{n}` (`{}`) is not supported; \
                              take it by reference (`void f({}& s)`, called as `f({n})`) or pass \
-                             its members",
+                             its members (a cast of it to a pointer of its members' one scalar \
+                             type, `(T*)&{n}` of a struct without padding, reads them by a \
+                             constant index)",
                             sv.sname, sv.sname
                         ),
                     ));
@@ -346,6 +352,16 @@ impl Parser<'_> {
                 None => out.push(self.lower_struct(a)?),
             }
         }
+        if let Some(e) = out.iter().find(|e| self.strided(e).is_some()) {
+            // A callee's struct pointer steps one cell per element of each member.
+            return Err(KernelError::new(
+                e.span.line,
+                e.span.col,
+                "a struct pointer that views another type's cells (a layout-compatible cast) \
+                 is read in the function that casts it; pass the original pointer and cast it \
+                 in the callee",
+            ));
+        }
         Ok(out)
     }
 
@@ -474,6 +490,16 @@ impl Parser<'_> {
             if let Some(inst) = self.closure_call_template(&s, rest, span)? {
                 m = inst;
             }
+        }
+        // `f(int)` and `f(float)` both declared: the arguments choose
+        // ([`super::method_overload`]).
+        {
+            let rest = if receiver_first {
+                args.get(1..).unwrap_or_default()
+            } else {
+                args
+            };
+            m = self.resolve_method(&s, &m, rest, span)?;
         }
         // `get()` and `get() const` both declared: the receiver's constness chooses.
         if !call_op {
@@ -819,7 +845,12 @@ impl Parser<'_> {
                 let mut out = Vec::new();
                 for ((p, e), n) in base.into_iter().zip(counts) {
                     let sp = self.syn_span(span);
-                    let kind = if n > 0 {
+                    let kind = if let Some((q, step)) = self.strided(&e) {
+                        // A layout view's member: cell `step * i` past it
+                        // ([`super::layout_view`]).
+                        let at = self.scaled(i.clone(), step, span)?;
+                        ExprKind::Index(Box::new(q), Box::new(at))
+                    } else if n > 0 {
                         // An array member decays to a pointer to its first element.
                         let off = self.scaled(i.clone(), n, span)?;
                         ExprKind::Binary(BinOp::Add, Box::new(e), Box::new(off))
@@ -847,6 +878,7 @@ impl Parser<'_> {
                         out.push((p, e));
                         continue;
                     }
+                    let e = self.strided(&e).map_or(e, |(q, _)| q);
                     let sp = self.syn_span(span);
                     out.push((
                         p,
@@ -968,6 +1000,15 @@ impl Parser<'_> {
                 let counts = self.leaf_counts(&s, span)?;
                 let mut out = Vec::new();
                 for ((path, e), n) in base.into_iter().zip(counts) {
+                    if let Some((q, step)) = self.strided(&e) {
+                        // A layout view's member moves `step` cells per element.
+                        let k = self.scaled(k.clone(), step, span)?;
+                        let sp = self.syn_span(span);
+                        let moved =
+                            self.node(ExprKind::Binary(*op, Box::new(q), Box::new(k)), sp)?;
+                        out.push((path, super::layout_view::stride_marker(moved, step, sp)));
+                        continue;
+                    }
                     let k = if n > 0 {
                         self.scaled(k.clone(), n, span)?
                     } else {
@@ -1195,8 +1236,9 @@ impl Parser<'_> {
                         ));
                     }
                     let inner = inner.clone();
+                    let none = self.no_value(span);
                     for leaf in self.leaves(&inner, span)? {
-                        out.push((format!("{}.{}", f.name, leaf.path), zero(span)));
+                        out.push((format!("{}.{}", f.name, leaf.path), none.clone()));
                     }
                 }
                 // An array member's value: a braced list or zero, copied element by element
@@ -1216,14 +1258,27 @@ impl Parser<'_> {
                                 format!("array member `{}` needs a braced list `{{…}}`", f.name),
                             ))
                         }
-                        None => zero(span),
+                        None => self.no_value(span),
                     };
                     out.push((f.name.clone(), v));
                 }
                 _ => {
-                    let v = match arg_k.cloned().or_else(|| f.default.clone()) {
-                        Some(a) => self.lower_struct(a)?,
-                        None => zero(span),
+                    let v = match (arg_k.cloned(), f.default.clone()) {
+                        (Some(a), _) => self.lower_struct(a)?,
+                        // A default that reads earlier members ([`super::member_init`]).
+                        (None, Some(d)) => {
+                            let d = self.default_reading_members(d, fields, &out, k)?;
+                            if super::member_init::is_noinit(&d) {
+                                d
+                            } else {
+                                // The initializer's own expressions are no default-initialization.
+                                let outer = std::mem::replace(&mut self.default_init, false);
+                                let r = self.lower_struct(d);
+                                self.default_init = outer;
+                                r?
+                            }
+                        }
+                        (None, None) => self.no_value(span),
                     };
                     out.push((f.name.clone(), v));
                 }

@@ -41,8 +41,11 @@ mod dtor;
 pub(crate) use arrays::value_layout as value_layout_of;
 pub(crate) use define::{anon_struct_name, CONV};
 pub(crate) use dtor::Destructible;
+mod layout_view;
 mod local_ptr;
 mod lower;
+mod member_init;
+mod method_overload;
 mod pun_index;
 mod shuffle;
 pub(crate) use shuffle::STRUCT_SHFL;
@@ -498,14 +501,17 @@ impl Parser<'_> {
                     return Some(s.clone());
                 }
                 if name.starts_with("@m:") {
-                    let (s, m, _) = self.method_target(name, args)?;
+                    let (s, m, first) = self.method_target(name, args)?;
+                    let rest = if first { args.get(1..)? } else { args };
+                    let m = self.method_key_quiet(&s, &m, rest);
                     return match &self.structs.get(&s)?.methods.get(&m)?.ret {
                         Ret::Struct(r) => Some(r.clone()),
                         Ret::Plain => None,
                     };
                 }
                 if let Some(sv) = self.var_struct(name) {
-                    let m = self.structs.get(&sv.sname)?.methods.get("operator()")?;
+                    let key = self.method_key_quiet(&sv.sname, "operator()", args);
+                    let m = self.structs.get(&sv.sname)?.methods.get(&key)?;
                     return match &m.ret {
                         Ret::Struct(r) => Some(r.clone()),
                         Ret::Plain => None,

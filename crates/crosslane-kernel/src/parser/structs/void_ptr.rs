@@ -410,28 +410,48 @@ impl Parser<'_> {
     ) -> PResult<Option<(String, Leaves)>> {
         match self.many_leaves(inner)? {
             Some((is, l)) if is == s => Ok(Some((is, l))),
-            Some((is, _)) => Err(KernelError::new(
-                span.line,
-                span.col,
-                format!(
-                    "a cast from `{is}*` to `{s}*` reinterprets one block type as another, which \
-                     is not modelled (members are separate buffers): use the `{is}*` itself"
-                ),
-            )),
-            None => match self.array_view_leaves(s, inner, span)? {
-                Some(l) => Ok(Some(l)),
+            Some((is, l)) => match self.renamed_view_leaves(s, &is, l, span)? {
+                // Layout-compatible ([`super::layout_view`]): member k is member k.
+                Some(v) => Ok(Some(v)),
                 None => Err(KernelError::new(
                     span.line,
                     span.col,
                     format!(
-                        "a cast to `{s}*` needs a `{s}*`, a `void*` parameter that the function \
-                         casts to `{s}*` (its buffers are `NAME.member`), or, for a struct of \
-                         one array member (`T data[N]`), a `T*` or a `T` array (a vector \
-                         pointer such as `float4*` is none of these: take the buffer as \
-                         `const float*` and cast `&x[N * i]`)"
+                        "a cast from `{is}*` to `{s}*` reinterprets one struct type as another \
+                         that is not layout-compatible with it (the same scalar type in every \
+                         member, no padding, [class.mem]/22), which is not modelled: use the \
+                         `{is}*` itself"
                     ),
                 )),
             },
+            None => match self.array_view_leaves(s, inner, span)? {
+                Some(l) => Ok(Some(l)),
+                None => self.layout_view_or_refuse(s, inner, span),
+            },
+        }
+    }
+
+    /// [`Self::layout_view_leaves`], or the error naming the pointers a cast to `s*` takes.
+    fn layout_view_or_refuse(
+        &mut self,
+        s: &str,
+        inner: &Expr,
+        span: Span,
+    ) -> PResult<Option<(String, Leaves)>> {
+        match self.layout_view_leaves(s, inner, span)? {
+            Some(l) => Ok(Some(l)),
+            None => Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "a cast to `{s}*` needs a `{s}*`, a `void*` parameter that the function \
+                         casts to `{s}*` (its buffers are `NAME.member`), or, for a struct of \
+                         one array member (`T data[N]`), a `T*` or a `T` array, or, for a \
+                         struct of N members of one scalar type `T` without padding, a `T*` \
+                         or a pointer to a vector of `T` (`float4*`); `{s}` and this pointer \
+                         are none of these (their layouts are not compatible)"
+                ),
+            )),
         }
     }
 
