@@ -71,6 +71,7 @@ pub mod reinterpret;
 pub mod replay;
 pub mod report;
 mod sequence;
+mod sequence_readback;
 mod sequence_vars;
 pub mod trace;
 pub mod types;
