@@ -224,8 +224,19 @@ impl Parser<'_> {
                 ),
             );
         }
-        if n == 0 {
+        if n == 0 || (d == s && doff == soff) {
             return true;
+        }
+        if d == s && doff < soff + n && soff < doff + n {
+            // Overlapping ranges of one allocation: `memcpy`'s contract, which cudaMemcpy
+            // shares, does not say what they hold (C17 7.24.2.1/2).
+            return fail(
+                st,
+                format!(
+                    "{what} copies between overlapping ranges of `{d}`, which a memcpy does \
+                     not define"
+                ),
+            );
         }
         if doff == 0 && soff == 0 && n == dtotal && d != s {
             // All of `d`: it holds what `s` holds, launches included (`host_mem`).
