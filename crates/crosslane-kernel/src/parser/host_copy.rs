@@ -234,8 +234,10 @@ impl Parser<'_> {
                     Some(reason) => format!(
                         "{what} copies `{h}` into it, which has no value here ({reason}); \
                          host code changing the device's values between launches is not \
-                         followed: make the change in a kernel launched between them, or set \
-                         the cells"
+                         followed here (it is when the launches before the copy back run, \
+                         without --single-launch, and the copy fills a host array from its \
+                         first cell): make the change in a kernel launched between them, or \
+                         set the cells"
                     ),
                     None => format!(
                         "{what} copies part of `{h}` into part of it, and which cells (or \
