@@ -30,6 +30,32 @@ pub fn buffer_notes(
 ) -> Vec<KernelDiagnostic> {
     let name = &p.name;
     let mut notes = Vec::new();
+    // Device-to-device copies of cells earlier launches left in another allocation.
+    for c in &a.dev_copies {
+        let (first, last) = (c.at, c.at + c.len.saturating_sub(1));
+        if config.single_launch {
+            notes.push(KernelDiagnostic::new(
+                launch.span,
+                Level::Warning,
+                format!(
+                    "`{name}`: cells {first}..={last} are copied device-to-device from `{}` \
+                     after launches given it that do not run here (--single-launch): they \
+                     hold host code's values of `{}` from before those launches, not what \
+                     the launches left (set them: --buffer {name}=FILL)",
+                    c.src_device, c.src_device
+                ),
+                "CUDA C++ Programming Guide, Streams",
+            ));
+        } else {
+            taken.push(format!(
+                "`{name}` cells {first}..={last} hold what the launches given `{}` left in its \
+                 cells {}..={} (run first), copied device-to-device",
+                c.src_device,
+                c.src_at,
+                c.src_at + c.len.saturating_sub(1)
+            ));
+        }
+    }
     if !a.ran_before.is_empty() {
         // The earlier launches ran first (`crate::sequence`): their result is put in after
         // the buffer is made; a cell they do not reach stays undefined, never the index fill.
