@@ -521,6 +521,30 @@ pub struct Program {
     /// `#include` line): a step there is shown at the user's call that runs it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub library_lines: Vec<u32>,
+    /// Device-to-host copies of cells launches left (`cudaMemcpy(h, d, …,
+    /// cudaMemcpyDeviceToHost)` after a launch given `d`), whose values host code goes on to
+    /// use: `sequence_readback.rs` runs those launches and reads the program again with the
+    /// copied values in `h`.
+    #[serde(skip)]
+    pub readbacks: Vec<Readback>,
+}
+
+/// One device-to-host copy of cells launches left ([`Program::readbacks`]; CUDA Runtime API,
+/// cudaMemcpy).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Readback {
+    /// The copy call's line and column: where the reading again puts the values.
+    pub key: (u32, u32),
+    /// The copy's place among the launches: it comes after the launch of [`HostLaunch::id`]
+    /// `id - 1`.
+    pub id: u32,
+    /// What the copied cells hold as a launch given them there would find them: the
+    /// allocation, the element offset, host code's values (the base), the launches
+    /// (`prior_ids`), the host writes after them (`host_cells`) and copies of other launches'
+    /// cells (`dev_copies`).
+    pub arg: HostArg,
+    /// Host code's own values of the copied cells, under the launches' (`undef` where none).
+    pub base: Vec<String>,
 }
 
 /// One parameter a struct parameter of a function is lowered to: a member of the struct, its
@@ -770,6 +794,33 @@ pub struct HostArg {
     /// not read, so the run's own default for an unset buffer applies, as for a kernel alone.
     #[serde(skip)]
     pub from_param: bool,
+    /// Device-to-device copies into the argument's view of cells launches left in another
+    /// allocation (`cudaMemcpy(b + 4, a + 8, …, cudaMemcpyDeviceToDevice)` after a launch
+    /// given `a`), oldest first: `sequence.rs` runs those launches first and puts the cells
+    /// over the buffer's (CUDA Runtime API, cudaMemcpy).
+    #[serde(skip)]
+    pub dev_copies: Vec<DevCopy>,
+}
+
+/// One device-to-device copy of cells earlier launches left (CUDA Runtime API, cudaMemcpy:
+/// "Copies count bytes from the memory area pointed to by src to the memory area pointed to by
+/// dst"), as [`HostArg::dev_copies`] records it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DevCopy {
+    /// The first cell written, counted from the start of the argument's view.
+    pub at: u64,
+    /// Cells copied.
+    pub len: u64,
+    /// The launches given the source since host code last wrote it, each as its
+    /// [`HostLaunch::id`] and argument index, oldest first: the cells are what they left.
+    pub src: Vec<(u32, usize)>,
+    /// The source's allocation in host code.
+    pub src_device: String,
+    /// The element of the source's allocation copied into cell `at`.
+    pub src_at: u64,
+    /// Elements of the source's allocation (start, length) host code wrote after those
+    /// launches: the copy takes host code's value there, already in the buffer's fill.
+    pub src_keep: Vec<(u64, u64)>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -30,6 +30,32 @@ pub fn buffer_notes(
 ) -> Vec<KernelDiagnostic> {
     let name = &p.name;
     let mut notes = Vec::new();
+    // Device-to-device copies of cells earlier launches left in another allocation.
+    for c in &a.dev_copies {
+        let (first, last) = (c.at, c.at + c.len.saturating_sub(1));
+        if config.single_launch {
+            notes.push(KernelDiagnostic::new(
+                launch.span,
+                Level::Warning,
+                format!(
+                    "`{name}`: cells {first}..={last} are copied device-to-device from `{}` \
+                     after launches given it that do not run here (--single-launch): they \
+                     hold host code's values of `{}` from before those launches, not what \
+                     the launches left (set them: --buffer {name}=FILL)",
+                    c.src_device, c.src_device
+                ),
+                "CUDA C++ Programming Guide, Streams",
+            ));
+        } else {
+            taken.push(format!(
+                "`{name}` cells {first}..={last} hold what the launches given `{}` left in its \
+                 cells {}..={} (run first), copied device-to-device",
+                c.src_device,
+                c.src_at,
+                c.src_at + c.len.saturating_sub(1)
+            ));
+        }
+    }
     if !a.ran_before.is_empty() {
         // The earlier launches ran first (`crate::sequence`): their result is put in after
         // the buffer is made; a cell they do not reach stays undefined, never the index fill.
@@ -64,7 +90,26 @@ pub fn buffer_notes(
             (Ty::Ptr(v), Some(b)) => byte_nan(v.scalar, b),
             _ => false,
         };
-        if nan && !fill.contains(',') {
+        let bool_cells = matches!(p.ty, Ty::Ptr(v) if v.scalar == Scalar::Bool && v.lanes == 1);
+        if bool_cells {
+            // One byte per `bool`: a byte of 0 is `false`, of 1 `true`; any other byte is no
+            // value of `bool` (C++17 [basic.fundamental]/6), so that cell is undefined.
+            let (cells, bad) = bool_bytes(fill);
+            config.args.insert(name.clone(), cells);
+            taken.push(format!("`{name}` holds the bytes {what} sets"));
+            if let Some(b) = bad {
+                notes.push(KernelDiagnostic::new(
+                    launch.span,
+                    Level::Warning,
+                    format!(
+                        "`{name}`: {what} sets `bool` cells to the byte {b:#04x}, and a `bool` \
+                         holds only 0 (false) or 1 (true): those cells are undefined here (set \
+                         them: --buffer {name}=FILL)"
+                    ),
+                    "C++17 [basic.fundamental]/6; CUDA Runtime API, cudaMemset",
+                ));
+            }
+        } else if nan && !fill.contains(',') {
             // The emulator keeps no NaN payload: each cell is a NaN, as the device's bytes are.
             config.args.insert(name.clone(), "nan".to_string());
             taken.push(format!(
@@ -141,6 +186,28 @@ pub fn buffer_notes(
         ));
     }
     notes
+}
+
+/// A memset's fill (`u8:1` over the whole buffer, or a byte list with `undef` items) as the
+/// cells of a `bool` buffer, one byte each: 0 `false`, 1 `true`, any other byte undefined (C++17
+/// [basic.fundamental]/6: a `bool` has the values `true` and `false`). Returns the fill and the
+/// first byte that is no `bool` value.
+fn bool_bytes(fill: &str) -> (String, Option<u8>) {
+    let list = fill.strip_prefix("u8:").unwrap_or(fill);
+    let mut bad = None;
+    let cells: Vec<&str> = list
+        .split(',')
+        .map(|b| match b.parse::<u8>() {
+            Ok(0) => "0",
+            Ok(1) => "1",
+            Ok(x) => {
+                bad = bad.or(Some(x));
+                UNDEF
+            }
+            Err(_) => UNDEF,
+        })
+        .collect();
+    (cells.join(","), bad)
 }
 
 /// Whether a cell of float type `s` whose every byte is `b` is a NaN (IEEE 754-2019 3.4: the

@@ -73,6 +73,7 @@ pub mod reinterpret;
 pub mod replay;
 pub mod report;
 mod sequence;
+mod sequence_readback;
 mod sequence_vars;
 pub mod trace;
 pub mod types;

@@ -51,8 +51,8 @@ type Source = (u32, usize);
 /// What the earlier launches left: each buffer by (launch id, argument index, parameter name),
 /// the work they spent, what they said, and the outcome that ended the sequence early.
 #[derive(Clone, Default)]
-struct Ran {
-    bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
+pub(crate) struct Ran {
+    pub(crate) bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
     /// Each kept buffer (launch id, argument index, parameter name) → the allocation of host
     /// code it views ([`HostArg::device`], empty when not known) and the elements past its
     /// start it begins at ([`HostArg::offset`]: `d + 4` views `d` from element 4 on).
@@ -62,9 +62,9 @@ struct Ran {
     kept: u64,
     work: u64,
     diags: Vec<KernelDiagnostic>,
-    stop: Option<Outcome>,
+    pub(crate) stop: Option<Outcome>,
     /// The device variables each launched kernel touches (`sequence_vars`).
-    touch: HashMap<String, HashSet<String>>,
+    pub(crate) touch: HashMap<String, HashSet<String>>,
     /// Each device variable's newest contents, and the launch that left them.
     vars: VarState,
 }
@@ -113,7 +113,7 @@ fn listed(launches: &[HostLaunch]) -> Vec<String> {
 
 /// The earlier launches `chosen` depends on through its buffers (see the module doc), in host
 /// code's order.
-fn earlier(
+pub(crate) fn earlier(
     program: &Program,
     touch: &HashMap<String, HashSet<String>>,
     chosen: &HostLaunch,
@@ -131,7 +131,13 @@ fn earlier(
         }
         // Every launch given the buffer since host code last wrote all of it: one through
         // `d + 4` and one through `d` each leave part of it.
-        for &(id, _) in l.args.iter().flat_map(|a| &a.prior_ids) {
+        // And the launches whose cells a device-to-device copy took into it.
+        let copied = l
+            .args
+            .iter()
+            .flat_map(|a| &a.dev_copies)
+            .flat_map(|c| &c.src);
+        for &(id, _) in l.args.iter().flat_map(|a| &a.prior_ids).chain(copied) {
             let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
                 continue;
             };
@@ -161,9 +167,12 @@ fn later<'p>(
     ls.sort_by_key(|l| l.id);
     for l in ls {
         let reads = by_vars.contains(&l.id)
-            || l.args
-                .iter()
-                .any(|a| a.prior_ids.iter().any(|(id, _)| reached.contains(id)));
+            || l.args.iter().any(|a| {
+                a.prior_ids
+                    .iter()
+                    .chain(a.dev_copies.iter().flat_map(|c| &c.src))
+                    .any(|(id, _)| reached.contains(id))
+            });
         if reads {
             reached.insert(l.id);
             out.push(l);
@@ -227,6 +236,7 @@ fn mark_arg(a: &mut HostArg, ran: &Ran, by_id: &HashMap<u32, String>) -> Option<
         member_args: members,
         overlay: std::mem::take(&mut a.overlay),
         overlay_line: a.overlay_line,
+        dev_copies: std::mem::take(&mut a.dev_copies),
         ..HostArg::default()
     };
     Some(srcs)
@@ -235,7 +245,12 @@ fn mark_arg(a: &mut HostArg, ran: &Ran, by_id: &HashMap<u32, String>) -> Option<
 /// The buffer launch argument `src` left that parameter `name` given allocation `dev` takes,
 /// with the element of the allocation it starts at: the one viewing `dev` (a struct's member
 /// passed on as a plain pointer), else the one of the same struct member path.
-fn pick<'r>(ran: &'r Ran, src: Source, name: &str, dev: &str) -> Option<(&'r Buffer, u64)> {
+pub(crate) fn pick<'r>(
+    ran: &'r Ran,
+    src: Source,
+    name: &str,
+    dev: &str,
+) -> Option<(&'r Buffer, u64)> {
     let kept = ran.bufs.get(&src)?;
     let view = |n: &str| ran.views.get(&(src.0, src.1, n.to_string()));
     let member = |n: &str| n.split_once('.').map_or("", |(_, m)| m).to_string();
@@ -415,6 +430,78 @@ fn fill_from(
     notes
 }
 
+/// Puts into `ex`'s buffers the cells each device-to-device copy before `launch` took from
+/// what earlier launches left in another allocation ([`HostArg::dev_copies`]; CUDA Runtime
+/// API, cudaMemcpy), over what the buffer holds; a parameter the user filled keeps the user's
+/// fill. Returns a warning per copy whose launches did not run here.
+fn apply_dev_copies(
+    ex: &mut Executor,
+    program: &Program,
+    launch: &HostLaunch,
+    ran: &Ran,
+    user: &LaunchConfig,
+) -> Vec<KernelDiagnostic> {
+    let mut notes = Vec::new();
+    let Some(f) = program.functions.iter().find(|f| f.name == launch.kernel) else {
+        return notes;
+    };
+    for (p, a, _) in super::host_launch::source_args(f, &launch.args) {
+        if a.dev_copies.is_empty()
+            || user.args.contains_key(&p.name)
+            || !matches!(p.ty, crate::types::Ty::Ptr(_))
+        {
+            continue;
+        }
+        let Some(&b) = ex.global_bufs.get(&p.name) else {
+            continue;
+        };
+        for dc in &a.dev_copies {
+            for src in &dc.src {
+                let Some((from, view_at)) = pick(ran, *src, "", &dc.src_device) else {
+                    notes.push(KernelDiagnostic::new(
+                        launch.span,
+                        Level::Warning,
+                        format!(
+                            "`{}`: a device-to-device copy into it takes cells of `{}` an \
+                             earlier launch left, which did not run here; those cells hold \
+                             what host code wrote into `{}` before it",
+                            p.name, dc.src_device, dc.src_device
+                        ),
+                        "CUDA C++ Programming Guide, Streams",
+                    ));
+                    continue;
+                };
+                for mem in [&mut ex.trace.memory, &mut ex.trace.initial_memory] {
+                    let Some(to) = mem.buffers.get_mut(b).filter(|t| t.elem == from.elem) else {
+                        continue;
+                    };
+                    for t in 0..dc.len {
+                        let se = dc.src_at.saturating_add(t);
+                        if dc
+                            .src_keep
+                            .iter()
+                            .any(|&(s, n)| se >= s && se < s.saturating_add(n))
+                        {
+                            continue;
+                        }
+                        let v = se
+                            .checked_sub(view_at)
+                            .and_then(|i| usize::try_from(i).ok())
+                            .and_then(|i| from.cells.get(i));
+                        let cell = usize::try_from(dc.at.saturating_add(t))
+                            .ok()
+                            .and_then(|i| to.cells.get_mut(i));
+                        if let (Some(v), Some(c)) = (v, cell) {
+                            c.clone_from(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    notes
+}
+
 /// How a launch run beside the traced one is named: `the earlier launch `k(d)` launched at
 /// line 6 (run before the traced one)` or `the later launch … (run after the traced one)`.
 fn which(l: &HostLaunch, later: bool) -> String {
@@ -439,7 +526,7 @@ fn from_other(l: &HostLaunch, later: bool, d: &KernelDiagnostic) -> KernelDiagno
 /// Runs launch `l` (alone, untraced; before the traced one, or after it when `later`) on what
 /// the launches before it left, within what is left of the work budget; records its buffers,
 /// work and what it said into `ran`.
-fn run_one(
+pub(crate) fn run_one(
     source: &str,
     parsed: &Parsed,
     mut l: HostLaunch,
@@ -509,6 +596,8 @@ fn run_one(
         ran,
         &LaunchConfig::default(),
     );
+    ran.diags.extend(notes);
+    let notes = apply_dev_copies(&mut ex, &sub.program, &l, ran, &LaunchConfig::default());
     ran.diags.extend(notes);
     let _ = inject_vars(
         &mut ex,
@@ -625,6 +714,16 @@ fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran)
     }
 }
 
+impl Ran {
+    /// Nothing run yet, with the device variables each kernel of `program` touches.
+    pub(crate) fn for_program(program: &Program) -> Self {
+        Ran {
+            touch: touched(program),
+            ..Ran::default()
+        }
+    }
+}
+
 impl Executor {
     /// Prepares the launch of an already parsed program whose spans point into `source` (the
     /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form; [`Executor::new`]
@@ -639,6 +738,11 @@ impl Executor {
         mut parsed: Parsed,
         config: LaunchConfig,
     ) -> Result<Self, KernelError> {
+        // Device-to-host copies of launches' cells that host code goes on to use: read the
+        // program again with their values (`sequence_readback.rs`).
+        if !config.single_launch && !parsed.program.readbacks.is_empty() {
+            parsed = super::sequence_readback::resolve(source, parsed, &config);
+        }
         // The launch `prepare` will choose: the entry as it resolves it.
         let mut probe = config.clone();
         if let Some(instance) = parsed.entry.clone() {
@@ -651,6 +755,7 @@ impl Executor {
         let Some(chosen) = chosen.filter(|_| !config.single_launch) else {
             return Self::prepare(source, parsed, config);
         };
+
         let mut ran = Ran {
             touch: touched(&parsed.program),
             ..Ran::default()
@@ -733,6 +838,9 @@ impl Executor {
             }
         }
         if ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
+            for d in apply_dev_copies(&mut ex, &program, &chosen, &ran, &config) {
+                ex.trace.diagnostics.push(d);
+            }
             let user: HashSet<String> = config.args.keys().cloned().collect();
             let took = inject_vars(&mut ex, &program, &ran.touch, &chosen, &ran.vars, &user);
             if !took.is_empty() {

@@ -186,6 +186,9 @@ impl Parser<'_> {
                     at: c.at,
                     source: c.source.clone(),
                     members: Vec::new(),
+                    // Each member's table from its first cell, as the struct's copy is read.
+                    range: None,
+                    range_unread: false,
                 });
             }
         }

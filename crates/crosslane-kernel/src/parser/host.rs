@@ -129,6 +129,11 @@ pub(super) struct SymbolCopy {
     /// The host variable copied from, and its members' values (`const_struct`).
     pub source: String,
     pub members: Vec<(String, Vec<String>)>,
+    /// The bytes copied and the byte offset into the symbol (`cudaMemcpyToSymbol(c, h, 16,
+    /// 8)`: 16 bytes from the symbol's byte 8), `None` for a copy the whole table takes (a
+    /// struct's member, `const_struct`); `range_unread` when either is no host constant.
+    pub range: Option<(u64, u64)>,
+    pub range_unread: bool,
 }
 
 /// Whether a function body `toks` writes a cell of one of its parameters `params` (`p[i] =
@@ -734,7 +739,22 @@ impl Parser<'_> {
                                     })
                             });
                             let source = last_ident(parts.get(1)).unwrap_or_default();
+                            // The count and the offset (0 when not given), in bytes.
+                            let mut int_at = |p: Option<&(usize, usize)>| {
+                                let &(a, b) = p?;
+                                self.host_value(st, a, b)
+                                    .and_then(super::const_eval::HostVal::int)
+                                    .and_then(|n| u64::try_from(n).ok())
+                            };
+                            let bytes = int_at(parts.get(2));
+                            let offset = match parts.get(3) {
+                                Some(p) => int_at(Some(p)),
+                                None => Some(0),
+                            };
+                            let range = bytes.zip(offset).map(|(n, o)| (o, n));
                             self.symbol_copies.push(SymbolCopy {
+                                range_unread: range.is_none(),
+                                range,
                                 symbol: sym,
                                 data,
                                 line: toks[k].line,
@@ -783,6 +803,9 @@ impl Parser<'_> {
                                 matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default") || n.ends_with("HOST_TO_DEVICE"))
                             })
                         });
+                        // `cudaMemcpyDefault` from a device allocation into host memory is a
+                        // copy to the host (the direction the pointers give).
+                        let to_device = to_device && !self.default_to_host(st, &parts);
                         // `h`, `&h` (a host scalar's or array's address), `&h[0]`, or a
                         // `std::vector`'s `h.data()`.
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
@@ -828,6 +851,10 @@ impl Parser<'_> {
                                 None => (None, Some(0)),
                             },
                         };
+                        // Between two device allocations (`…DeviceToDevice`, `…Default`).
+                        if self.device_copy(st, k, c, &parts) {
+                            return end + 1;
+                        }
                         if let (true, Some(h)) = (to_device, &src) {
                             if self.host_copy_part(st, k, c, &parts, h, src_off) {
                                 return end + 1;
@@ -843,6 +870,7 @@ impl Parser<'_> {
                             }
                             st.copied.insert(d.clone(), st.fills.get(&h).cloned());
                             Self::copy_members(st, &d, &h);
+                            super::host_d2d::cut_dev_copies(st, &d, None);
                             st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
@@ -860,13 +888,15 @@ impl Parser<'_> {
                                 text_of(&toks[k..=c]),
                                 toks[k].line
                             );
+                            super::host_d2d::cut_dev_copies(st, &h, None);
                             st.writes.insert(h.clone(), DevWrite::Other(why));
                             st.prior.remove(&h);
                         } else if let (false, Some(h)) =
                             (to_device, dst.or_else(|| self.host_dst(st, parts.first())))
                         {
-                            // Copied back from the device: host code no longer knows it.
-                            if !st.mallocs.contains_key(&h) {
+                            // Copied back from the device: host code no longer knows it, unless
+                            // the cells are read (`host_d2d::read_back`).
+                            if !st.mallocs.contains_key(&h) && !self.read_back(st, k, &parts, &h) {
                                 let why = format!(
                                     "`{name}` at line {} copies the device's values into it",
                                     toks[k].line

@@ -166,9 +166,14 @@ impl Parser<'_> {
             (_, _, Some(p)) => Some(p.len() as u64),
             _ => None,
         };
+        // Host code's own account of what `d` held (`host_d2d::base_cells`): after launches
+        // it lies under them, so a cell none of them reaches keeps it, and the launches'
+        // cells are put over the rest (`host_cells`).
+        let read_base = super::host_d2d::base_cells(st, &d)
+            .ok()
+            .filter(|b| total.is_none_or(|t| b.len() as u64 == t));
         let base = match st.writes.get(&d) {
-            // After a launch host code's own account of the rest no longer stands: the
-            // launch's values are put there (`host_cells`).
+            _ if read_base.is_some() => read_base,
             _ if after_launch => total.map(|t| vec!["undef".to_string(); t as usize]),
             Some(DevWrite::Copy) => prior.clone(),
             Some(DevWrite::Fresh(..)) => total.map(|t| vec!["undef".to_string(); t as usize]),
@@ -191,6 +196,11 @@ impl Parser<'_> {
             }
             _ => None,
         };
+        let range = match (&merged, off, cells) {
+            (Some(_), Some(o), Some(n)) => u64::try_from(o).ok().map(|o| (o, n)),
+            _ => None,
+        };
+        super::host_d2d::cut_dev_copies(st, &d, range);
         match (&merged, after_launch, off, cells, elem) {
             (Some(_), true, Some(o), Some(n), Some(e)) => {
                 let (o, n, e) = (o as u64, n, e);
@@ -224,8 +234,10 @@ impl Parser<'_> {
                     Some(reason) => format!(
                         "{what} copies `{h}` into it, which has no value here ({reason}); \
                          host code changing the device's values between launches is not \
-                         followed: make the change in a kernel launched between them, or set \
-                         the cells"
+                         followed here (it is when the launches before the copy back run, \
+                         without --single-launch, and the copy fills a host array from its \
+                         first cell): make the change in a kernel launched between them, or \
+                         set the cells"
                     ),
                     None => format!(
                         "{what} copies part of `{h}` into part of it, and which cells (or \

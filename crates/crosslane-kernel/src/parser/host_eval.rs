@@ -87,7 +87,7 @@ fn member_root(toks: &[crate::lexer::Token], k: usize) -> Option<&String> {
 }
 
 /// The assignment operators, and the binary operator of each compound one.
-fn assign_op(p: &str) -> Option<Option<BinOp>> {
+pub(super) fn assign_op(p: &str) -> Option<Option<BinOp>> {
     Some(Some(match p {
         "=" => return Some(None),
         "+=" => BinOp::Add,

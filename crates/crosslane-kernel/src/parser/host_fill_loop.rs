@@ -441,6 +441,27 @@ impl Parser<'_> {
                 parts: vec![e],
             });
         }
+        // `h[i] += e;` (any compound assignment): `h[i] = h[i] + e` with `h[i]` read once
+        // (C++17 [expr.ass]/7), reading the cell the array holds.
+        let compound = match tok(s + 4) {
+            Some(Tok::Punct(p)) => super::host_eval::assign_op(p).flatten(),
+            _ => None,
+        };
+        let cell_at = matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct("[")))
+            && matches!(tok(s + 2), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(s + 3), Some(Tok::Punct("]")));
+        if let (true, Some(op), Some(Tok::Ident(arr))) = (cell_at, compound, tok(s)) {
+            let lhs = self.sub_expr(s, s + 4)?;
+            let rhs = self.sub_expr(s + 5, semi)?;
+            let span = lhs.span;
+            let e = Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
+            return Some(Step::Cell {
+                arr: arr.clone(),
+                sub: None,
+                parts: vec![e],
+            });
+        }
         if cell {
             let Some(Tok::Ident(arr)) = tok(s) else {
                 return None;

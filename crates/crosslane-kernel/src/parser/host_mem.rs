@@ -29,7 +29,7 @@ const MAX_MEMSET_LIST: u64 = 1 << 20;
 
 /// The `w` bytes a memset fill (`u8:1` over the whole buffer, or `u8:1,1,undef,…`) gives, as
 /// a byte list's items; `None` for any other fill.
-fn memset_bytes(fill: &str, w: u64) -> Option<Vec<String>> {
+pub(super) fn memset_bytes(fill: &str, w: u64) -> Option<Vec<String>> {
     let list = fill.strip_prefix("u8:")?;
     let mut items: Vec<String> = list.split(',').map(str::to_string).collect();
     if items.len() == 1 {
@@ -92,6 +92,12 @@ impl Parser<'_> {
             Some(Some(n)) => st.elem_bytes.get(&d).map(|e| n.saturating_mul(*e)),
             Some(None) => None,
         };
+        // Copies of launches' cells into the cells it sets give way to it (`host_d2d`).
+        let e = st.elem_bytes.get(&d).copied().unwrap_or(1).max(1);
+        let range = start
+            .zip(bytes)
+            .map(|(s, n)| (s / e, (s % e + n).div_ceil(e)));
+        super::host_d2d::cut_dev_copies(st, &d, range);
         // Launches given `d` before: a memset of part of it keeps what they wrote elsewhere.
         let after_launch = st.prior.get(&d).is_some_and(|p| !p.is_empty());
         // A memset of whole cells over a host copy whose values are known: the copy's
@@ -133,11 +139,12 @@ impl Parser<'_> {
                     st.host_cells.remove(&d);
                     Ok((format!("u8:{byte}"), what))
                 } else if let Some(w) = whole.filter(|&w| w <= MAX_MEMSET_LIST) {
-                    // The bytes the buffer held, this memset's laid over them.
+                    // The bytes the buffer held, this memset's laid over them. After
+                    // launches these are what lies under them: a cell no launch reaches
+                    // keeps the earlier memset's bytes (`sequence.rs` puts the launches'
+                    // cells over them, but for this memset's, `host_cells`).
                     let mut list = match st.writes.get(&d) {
-                        Some(DevWrite::Memset(Ok((old, _)))) if !after_launch => {
-                            memset_bytes(old, w)
-                        }
+                        Some(DevWrite::Memset(Ok((old, _)))) => memset_bytes(old, w),
                         _ => None,
                     }
                     .unwrap_or_else(|| vec!["undef".to_string(); w as usize]);
@@ -149,7 +156,7 @@ impl Parser<'_> {
                         st.host_cells.entry(d.clone()).or_default().push((start, n));
                     }
                     let what = match st.writes.get(&d) {
-                        Some(DevWrite::Memset(Ok((_, old)))) if !after_launch => {
+                        Some(DevWrite::Memset(Ok((_, old)))) => {
                             format!("{old} then {what}")
                         }
                         _ => what,
@@ -386,6 +393,9 @@ impl Parser<'_> {
             }
             Self::device_contents(st, d, arg);
             Self::view_of_alloc(st, d, offset, arg);
+            if copied_last {
+                arg.dev_copies = super::host_d2d::view_copies(st, d, offset);
+            }
             if let Some(fill) = arg.fill.as_mut() {
                 fill.drain(
                     ..usize::try_from(offset)
@@ -442,6 +452,7 @@ impl Parser<'_> {
                     continue;
                 }
                 st.host_cells.remove(&m.device);
+                st.dev_copies.remove(&m.device);
                 st.prior.entry(m.device.clone()).or_default().push((
                     format!("`{kernel}` launched at line {line}"),
                     id,
@@ -469,6 +480,7 @@ impl Parser<'_> {
                 }
                 // What host code wrote after the earlier launches is in this one's buffer now.
                 st.host_cells.remove(name);
+                st.dev_copies.remove(name);
                 st.prior.entry(name.to_string()).or_default().push((
                     format!("`{kernel}` launched at line {line}"),
                     id,
@@ -581,6 +593,16 @@ impl Parser<'_> {
         match st.copied.get(s).cloned() {
             Some(c) => st.copied.insert(d.to_string(), c),
             None => st.copied.remove(d),
+        };
+        // What host code wrote after those launches, and the copies of other launches'
+        // cells into `s`, are `d`'s now too (same offsets: all of `d` from `s`'s start).
+        match st.host_cells.get(s).cloned() {
+            Some(c) => st.host_cells.insert(d.to_string(), c),
+            None => st.host_cells.remove(d),
+        };
+        match st.dev_copies.get(s).cloned() {
+            Some(c) => st.dev_copies.insert(d.to_string(), c),
+            None => st.dev_copies.remove(d),
         };
     }
 }

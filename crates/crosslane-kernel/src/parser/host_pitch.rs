@@ -118,9 +118,37 @@ impl Parser<'_> {
             .flatten();
         match (placed, src) {
             (Some(cells), Some(h)) => {
+                // After launches given `dst`, the rows are host code's and the rest what the
+                // launches leave (`host_cells`).
+                let rows = (
+                    self.pitch_bytes(st, parts.get(1)),
+                    self.pitch_bytes(st, parts.get(4)),
+                    self.pitch_bytes(st, parts.get(5)),
+                );
+                let after_launch = st.prior.get(&dst).is_some_and(|p| !p.is_empty());
+                match rows {
+                    (Some(dp), Some(w), Some(hgt)) if after_launch && hgt <= MAX_FILL as u64 => {
+                        let cells = st.host_cells.entry(dst.clone()).or_default();
+                        cells.extend((0..hgt).map(|r| (r.saturating_mul(dp), w)));
+                    }
+                    _ => {
+                        st.prior.remove(&dst);
+                        st.host_cells.remove(&dst);
+                    }
+                }
+                // Copies of launches' cells into the rows give way to them.
+                let e = st.elem_bytes.get(&dst).copied().filter(|&e| e > 0);
+                match (rows, e) {
+                    ((Some(dp), Some(w), Some(hgt)), Some(e)) if hgt <= MAX_FILL as u64 => {
+                        for r in 0..hgt {
+                            let at = r.saturating_mul(dp) / e;
+                            super::host_d2d::cut_dev_copies(st, &dst, Some((at, w.div_ceil(e))));
+                        }
+                    }
+                    _ => super::host_d2d::cut_dev_copies(st, &dst, None),
+                }
                 st.copied.insert(dst.clone(), Some((cells, line)));
                 st.writes.insert(dst.clone(), DevWrite::Copy);
-                st.prior.remove(&dst);
                 st.copies.insert(dst, h);
             }
             _ => {
@@ -164,7 +192,12 @@ impl Parser<'_> {
         if cells > usize::try_from(MAX_FILL).ok()? {
             return None;
         }
-        let mut out = vec!["undef".to_string(); cells];
+        // What the allocation held (a memset, an earlier copy, fresh memory: `host_d2d`); the
+        // cells no row reaches keep it.
+        let mut out = super::host_d2d::base_cells(st, d)
+            .ok()
+            .filter(|b| b.len() == cells)
+            .unwrap_or_else(|| vec!["undef".to_string(); cells]);
         for r in 0..height {
             for e in 0..width / elem {
                 let from = usize::try_from(r * (spitch / elem) + e).ok()?;

@@ -25,6 +25,39 @@ use crate::lexer::Tok;
 /// Deepest nesting of casts, parentheses and conditionals followed in one pointer expression.
 const MAX_PTR_DEPTH: usize = 16;
 
+/// Most tokens looked back over for a pointer's declaration ([`declared_elem`]).
+const DECL_LOOKBACK: usize = 4096;
+
+/// The element bytes and type word of host pointer `p` from its nearest declaration before
+/// `toks`' end, `T *p` (also `T *a, *p`) of a scalar type word whose size is known
+/// ([`super::host_copy::type_bytes`]; C++17 [dcl.ptr]/1); `None` otherwise.
+fn declared_elem(toks: &[crate::lexer::Token], p: &str) -> Option<(u64, String)> {
+    let window = &toks[toks.len().saturating_sub(DECL_LOOKBACK)..];
+    let mut j = window.windows(2).rposition(
+        |w| matches!((&w[0].tok, &w[1].tok), (Tok::Punct("*"), Tok::Ident(n)) if n == p),
+    )?;
+    // `j` is a declarator's `*`: step back over `*a,` declarators to the type word.
+    for _ in 0..64 {
+        match &window.get(j.checked_sub(1)?)?.tok {
+            Tok::Ident(t) => {
+                return super::host_copy::type_bytes(t).map(|b| (b, t.clone()));
+            }
+            Tok::Punct(",") => {
+                let name = j.checked_sub(2)?;
+                let star = j.checked_sub(3)?;
+                let ok = matches!(window[name].tok, Tok::Ident(_))
+                    && matches!(window[star].tok, Tok::Punct("*"));
+                if !ok {
+                    return None;
+                }
+                j = star;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 impl Parser<'_> {
     /// The place tokens `a..b` name, as an allocation or pointer variable is keyed: `d`, `v.data`
     /// (also `v->data`, kept as `v.data`), `buf[1]` with a constant index; a leading `&` (the
@@ -342,7 +375,12 @@ impl Parser<'_> {
     /// copy through `p + N` counts in; the host writes after launches start over.
     pub(super) fn malloc_elem(&mut self, st: &mut HostState, p: &str, a: usize, b: usize) {
         st.host_cells.remove(p);
-        match super::host_copy::sizeof_word(&self.toks[a..b]) {
+        st.dev_copies.remove(p);
+        // Without a `sizeof(T)` in the size (`cudaMalloc(&b, 8)`), the pointer's declared
+        // element type (`bool *b;`) when it is a scalar type of known size.
+        let found = super::host_copy::sizeof_word(&self.toks[a..b])
+            .or_else(|| declared_elem(&self.toks[..a], p));
+        match found {
             Some((e, w)) => {
                 st.elem_bytes.insert(p.to_string(), e);
                 st.elem_word.insert(p.to_string(), w);

@@ -101,6 +101,10 @@ pub(super) struct HostState {
     /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
     /// launches left.
     pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
+    /// Allocation → the device-to-device copies into it of cells launches left in another
+    /// allocation (`host_d2d`), since host code last wrote those cells: their `at` counts
+    /// from the allocation's start.
+    pub(super) dev_copies: HashMap<String, Vec<crate::ast::DevCopy>>,
 }
 
 impl HostState {

@@ -1290,8 +1290,9 @@ impl Parser<'_> {
     /// zero (no copy: static storage starts zeroed, C++ [basic.start.static]).
     pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
         let taken = std::mem::take(&mut self.symbol_copies);
-        let copies = self.split_struct_copies(taken);
+        let mut copies = self.split_struct_copies(taken);
         for t in &mut program.constants {
+            super::symbol_range::place_copies(t, &mut copies);
             t.copies = copies
                 .iter()
                 .filter(|c| c.symbol == t.name)

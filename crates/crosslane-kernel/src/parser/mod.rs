@@ -84,6 +84,7 @@ mod hip_sync;
 mod host;
 mod host_calls;
 mod host_copy;
+pub(crate) mod host_d2d;
 mod host_decl;
 mod host_device;
 mod host_eval;
@@ -137,6 +138,7 @@ mod struct_bind;
 mod structs;
 mod switch;
 mod swizzle;
+mod symbol_range;
 mod sync_vote;
 mod targs;
 mod templates;
@@ -317,6 +319,7 @@ pub fn parse_preprocessed(
     p.link_vf_calls();
     p.resolve_launches();
     let superseded = std::mem::take(&mut p.superseded);
+    program.readbacks = std::mem::take(&mut p.readbacks);
     program.launches = std::mem::take(&mut p.launches)
         .into_iter()
         .enumerate()
@@ -487,6 +490,8 @@ struct Parser<'a> {
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
     symbol_copies: Vec<host::SymbolCopy>,
+    /// Device-to-host copies of launches' cells read so far (`host_d2d`).
+    readbacks: Vec<crate::ast::Readback>,
     /// `__constant__` variables of a struct type, by name: their members' tables
     /// (`const_struct`).
     const_structs: HashMap<String, const_struct::ConstStruct>,
@@ -734,6 +739,7 @@ impl<'a> Parser<'a> {
             host_calls_read: 0,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
+            readbacks: Vec::new(),
             const_structs: HashMap::new(),
             q_device: false,
             q_host: false,

@@ -353,9 +353,10 @@ fn a_device_to_host_copy_into_the_middle_of_a_host_array_is_not_taken_for_its_ol
 }
 
 #[test]
-fn host_code_changing_values_copied_back_is_said_and_undefined() {
-    // `h[i] += 1` changes k1's values on the host; that change is not followed, so k2 finds
-    // `d` undefined and the warning says what to do instead.
+fn host_code_changing_values_copied_back_is_followed_and_said_with_single_launch() {
+    // k1 leaves d = 3i; copied back, `h[i] += 1` makes h = 3i + 1 (C++17 [expr.ass]/7), copied
+    // in again: k2 gives out = 2 * (3i + 1) = 6i + 2. With --single-launch k1 does not run, so
+    // the change is not followed: k2 finds `d` undefined and the warning says what to do.
     let src = "\
 __global__ void k1(int* d) { int i = threadIdx.x; d[i] = i * 3; }
 __global__ void k2(int* d, int* out) { int i = threadIdx.x; out[i] = d[i] * 2; }
@@ -375,6 +376,14 @@ int main() {
 }
 ";
     let t = run_entry(src, Some("k2"));
+    let want: Vec<Option<i128>> = (0..8).map(|i| Some(6 * i + 2)).collect();
+    assert_eq!(ints(&t, "out"), want);
+    let single = LaunchConfig {
+        entry: Some("k2".to_string()),
+        single_launch: true,
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, single).unwrap_or_else(|e| panic!("{e}"));
     assert!(ints(&t, "out").iter().all(Option::is_none));
     assert!(
         has(

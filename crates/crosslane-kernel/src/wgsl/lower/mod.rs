@@ -538,6 +538,7 @@ pub fn lower(
             struct_leaves: Vec::new(),
             element_arrays: Vec::new(),
             library_lines: Vec::new(),
+            readbacks: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
