@@ -526,6 +526,10 @@ impl Parser<'_> {
         if let Some(e) = self.cub_direct_call()? {
             return Ok(e);
         }
+        // `cub::ShuffleIndex<32>(v, src, mask)` and kin ([`super::cub_ptx`]).
+        if let Some(e) = self.cub_ptx_call()? {
+            return Ok(e);
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {

@@ -57,6 +57,7 @@ pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
 mod cub;
 mod cub_direct;
+mod cub_ptx;
 mod cub_kv;
 mod cub_load;
 mod cub_raking;
