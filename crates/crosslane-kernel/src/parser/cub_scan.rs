@@ -166,7 +166,9 @@ impl Parser<'_> {
             let s = self.syn_span(at);
             let set = Expr::new(ExprKind::Assign(None, Box::new(agg), Box::new(call)), s);
             let s = self.syn_span(at);
-            e = Expr::new(ExprKind::Comma(Box::new(e), Box::new(set)), s);
+            // The aggregate first: an in-place scan (`ExclusiveSum(v, v, agg)`) overwrites its
+            // input, and the aggregate is the total of the inputs (CUB API, `block_aggregate`).
+            e = Expr::new(ExprKind::Comma(Box::new(set), Box::new(e)), s);
         }
         Ok(e)
     }
