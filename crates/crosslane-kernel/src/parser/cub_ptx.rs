@@ -24,7 +24,10 @@ use crate::KernelError;
 /// The functions, each with its arguments' names as CUB's declaration spells them.
 const FUNCTIONS: &[(&str, &[&str])] = &[
     ("ShuffleIndex", &["input", "src_lane", "member_mask"]),
-    ("ShuffleUp", &["input", "src_offset", "first_thread", "member_mask"]),
+    (
+        "ShuffleUp",
+        &["input", "src_offset", "first_thread", "member_mask"],
+    ),
     (
         "ShuffleDown",
         &["input", "src_offset", "last_thread", "member_mask"],
@@ -148,12 +151,7 @@ impl Parser<'_> {
                 lane.clone(),
                 off,
             );
-            let taken = self.e_bin(
-                at,
-                if up { BinOp::Ge } else { BinOp::Le },
-                j.clone(),
-                max,
-            );
+            let taken = self.e_bin(at, if up { BinOp::Ge } else { BinOp::Le }, j.clone(), max);
             let pick = ExprKind::Ternary(Box::new(taken), Box::new(j), Box::new(lane.clone()));
             (mask, Some(self.node(pick, at)?))
         };

@@ -188,8 +188,7 @@ impl Parser<'_> {
         method: &str,
         at: Span,
     ) -> PResult<()> {
-        let functor = self.struct_of(a).is_some()
-            || self.expr_type(a).is_none();
+        let functor = self.struct_of(a).is_some() || self.expr_type(a).is_none();
         if !functor {
             return Ok(());
         }

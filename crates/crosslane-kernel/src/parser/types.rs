@@ -178,8 +178,9 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "int_least64_t" | "int_fast16_t" | "int_fast32_t" | "int_fast64_t" | "intmax_t" => {
             s(Scalar::I64)
         }
-        "uint_least64_t" | "uint_fast16_t" | "uint_fast32_t" | "uint_fast64_t"
-        | "uintmax_t" => s(Scalar::U64),
+        "uint_least64_t" | "uint_fast16_t" | "uint_fast32_t" | "uint_fast64_t" | "uintmax_t" => {
+            s(Scalar::U64)
+        }
         // [basic.fundamental]/5: `char16_t` and `char32_t` have the size, signedness and
         // alignment of `uint_least16_t` and `uint_least32_t`, C++20's `char8_t` those of
         // `unsigned char`; `wchar_t` is a signed 32-bit int on x86-64 Linux (System V AMD64
@@ -433,12 +434,7 @@ impl Parser<'_> {
 
     pub(super) fn unknown_type(&mut self, name: &str, at: Span) -> Ty {
         if self.suggestions >= MAX_SUGGESTIONS {
-            self.diag(
-                at,
-                Level::Error,
-                format!("unknown type `{name}`"),
-                "",
-            );
+            self.diag(at, Level::Error, format!("unknown type `{name}`"), "");
             return Ty::Val(ValTy::scalar(Scalar::I32));
         }
         self.suggestions += 1;
@@ -465,12 +461,7 @@ impl Parser<'_> {
                 Ty::Val(ty)
             }
             _ => {
-                self.diag(
-                    at,
-                    Level::Error,
-                    format!("unknown type `{name}`"),
-                    "",
-                );
+                self.diag(at, Level::Error, format!("unknown type `{name}`"), "");
                 Ty::Val(ValTy::scalar(Scalar::I32))
             }
         }

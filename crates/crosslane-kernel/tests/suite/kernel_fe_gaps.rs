@@ -96,7 +96,10 @@ __global__ void k(int *d, int *a) {
   BS(tmp).ExclusiveSum(v, v, agg);
   d[threadIdx.x] = v; a[threadIdx.x] = agg;
 }";
-    let t = run_finished(src, launch(Dialect::Cuda, 32, &[("d", 32, "1"), ("a", 32, "0")]));
+    let t = run_finished(
+        src,
+        launch(Dialect::Cuda, 32, &[("d", 32, "1"), ("a", 32, "0")]),
+    );
     assert_eq!(ints(&t, "d"), (0..32).collect::<Vec<i128>>());
     assert_eq!(ints(&t, "a"), vec![32; 32]);
 }
@@ -196,7 +199,8 @@ __global__ void k(int *o) {
 
 #[test]
 fn a_label_after_a_statement_is_named_as_gotos() {
-    let src = "__global__ void k(int *o) { int i = 0; again: i++; if (i < 3) goto again; o[0] = i; }";
+    let src =
+        "__global__ void k(int *o) { int i = 0; again: i++; if (i < 3) goto again; o[0] = i; }";
     let e = refused(src, launch(Dialect::Cuda, 1, &[("o", 1, "0")]));
     assert!(e.contains("`goto` and labels are not supported"), "{e}");
 }
