@@ -33,6 +33,15 @@ pub enum Tok {
     Str(String),
     /// A character literal, as its code.
     Char(u32),
+    /// A character literal with an encoding prefix (C++17 [lex.ccon]/3-6): `L'A'` is a
+    /// `wchar_t`, `u'A'` a `char16_t`, `U'A'` a `char32_t`, `u8'A'` a `char`; `prefix` is the
+    /// prefix as written.
+    PrefixedChar {
+        /// The character's code.
+        code: u32,
+        /// `L`, `u`, `U` or `u8`.
+        prefix: &'static str,
+    },
     /// Punctuation and operators (`+=`, `<<`, `...`, `::`).
     Punct(&'static str),
     /// End of input.
@@ -216,6 +225,32 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                 advance(1, &mut i, &mut line, &mut col);
             }
             let word: String = chars[start..i].iter().collect();
+            let prefix = ["L", "u", "U", "u8"].into_iter().find(|p| *p == word);
+            if let Some(prefix) = prefix.filter(|_| at(i) == '\'') {
+                // An encoding prefix glued to a character literal: one token
+                // ([lex.ccon]/1's encoding-prefix).
+                advance(1, &mut i, &mut line, &mut col);
+                let body = i;
+                while i < chars.len() && at(i) != '\'' && at(i) != '\n' {
+                    let n = if at(i) == '\\' { 2 } else { 1 };
+                    advance(n, &mut i, &mut line, &mut col);
+                }
+                if at(i) != '\'' {
+                    return Err(KernelError::new(tline, tcol, "unterminated literal"));
+                }
+                let text: String = chars[body..i.min(chars.len())].iter().collect();
+                advance(1, &mut i, &mut line, &mut col);
+                out.tokens.push(Token {
+                    tok: Tok::PrefixedChar {
+                        code: char_code(&text),
+                        prefix,
+                    },
+                    line: tline,
+                    col: tcol,
+                    end: (line, col),
+                });
+                continue;
+            }
             out.tokens.push(Token {
                 tok: match alternative_token(&word) {
                     Some(p) => Tok::Punct(p),

@@ -572,6 +572,20 @@ impl Parser<'_> {
                 }
                 self.cg_member_of(g, None, at).map(Some)
             }
+            // CUDA C++ Programming Guide, Cooperative Groups, "invoke_one and
+            // invoke_one_broadcast": one *arbitrary* thread of the group calls `fn`; which one
+            // the device picks is not specified, so a result that depends on it has no single
+            // value, and choosing a thread here would pick one.
+            "invoke_one" | "invoke_one_broadcast" if self.is_punct("(") => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "cg::{name} is not supported: the Programming Guide has \"a single arbitrary \
+                     thread\" of the group call the function, and which thread that is is not \
+                     specified; write the choice out, e.g. `if (g.thread_rank() == 0) fn(args);` \
+                     (then `g.shfl(value, 0)` for invoke_one_broadcast)"
+                ),
+            )),
             "reduce" | "inclusive_scan" | "exclusive_scan" => {
                 self.expect_punct("(")?;
                 self.skip_cg_namespace();

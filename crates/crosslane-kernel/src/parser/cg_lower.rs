@@ -480,13 +480,29 @@ impl Parser<'_> {
                 let bits = self.e_tile_bits(at, n, b);
                 return Ok(self.whole_tiles(at, n, bits));
             }
+            // CUDA C++ Programming Guide, Cooperative Groups, `thread_block_tile::match_all(T
+            // val, int &pred)`: the tile's mask (bit k = rank k) with `pred` true when every
+            // member holds the same `val`, else 0 with `pred` false: `__match_all_sync` over
+            // the tile's lanes, its mask brought to the tile's ranks.
+            "match_all" if !self.hip => {
+                need(2)?;
+                let (Some(v), Some(pred)) = (a(0), a(1)) else {
+                    return self.err("`match_all(value, pred)`");
+                };
+                let m = self.e_tile_mask(at, n);
+                let addr = self.cg_node(at, ExprKind::AddrOf(Box::new(pred)));
+                let b = self.e_call(at, "__match_all_sync", vec![m, v, addr]);
+                let bits = self.e_tile_bits(at, n, b);
+                return Ok(self.whole_tiles(at, n, bits));
+            }
             _ => {
                 return Self::refuse(
                     at,
                     format!(
                         "cooperative groups: `{f}` on a tile is not supported here (supported: \
                          thread_rank, size, num_threads, meta_group_rank, meta_group_size, sync, \
-                         shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, match_any)"
+                         shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, match_any; \
+                         match_all in CUDA)"
                     ),
                 )
             }

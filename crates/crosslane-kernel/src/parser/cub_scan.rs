@@ -109,7 +109,11 @@ impl Parser<'_> {
                 ))
             }
         };
+        let agg_at = self.span();
         let agg = self.cub_rest()?;
+        if let Some(a) = &agg {
+            self.refuse_prefix_callback(a, class, method, agg_at)?;
+        }
         // The items-per-thread overloads (`InclusiveSum(items, items)`): [`super::cub_scan_items`].
         if c.kind == Kind::BlockScan {
             if let Some(n) = self.cub_items_len(&x) {
@@ -162,9 +166,45 @@ impl Parser<'_> {
             let s = self.syn_span(at);
             let set = Expr::new(ExprKind::Assign(None, Box::new(agg), Box::new(call)), s);
             let s = self.syn_span(at);
-            e = Expr::new(ExprKind::Comma(Box::new(e), Box::new(set)), s);
+            // The aggregate first: an in-place scan (`ExclusiveSum(v, v, agg)`) overwrites its
+            // input, and the aggregate is the total of the inputs (CUB API, `block_aggregate`).
+            e = Expr::new(ExprKind::Comma(Box::new(set), Box::new(e)), s);
         }
         Ok(e)
+    }
+
+    /// Refuses a scan's last argument that is no aggregate output but a block prefix callback
+    /// functor (CUB API, `cub::BlockScan`: the `block_prefix_callback_op` overloads, whose
+    /// functor the first warp calls with the block aggregate and whose lane-0 return value is
+    /// the prefix applied to every output): that overload is not modelled, and reading the
+    /// functor as the aggregate would leave every output without its prefix.
+    ///
+    /// # Errors
+    /// `a` is a struct (a functor) or of no value type (a lambda).
+    fn refuse_prefix_callback(
+        &mut self,
+        a: &Expr,
+        class: &str,
+        method: &str,
+        at: Span,
+    ) -> PResult<()> {
+        let functor = self.struct_of(a).is_some() || self.expr_type(a).is_none();
+        if !functor {
+            return Ok(());
+        }
+        let lib = if self.hip { "hipcub" } else { "cub" };
+        Err(KernelError::new(
+            at.line,
+            at.col,
+            format!(
+                "{lib}::{class}::{method} with a block prefix callback functor (CUB API, \
+                 cub::BlockScan, `block_prefix_callback_op`: the first warp calls it with the \
+                 block aggregate, and lane 0's return value is added before every output) is \
+                 not supported; the last argument here must be a variable of the item type \
+                 that receives the block aggregate. Scan without the callback and add the \
+                 running prefix yourself (broadcast it through `__shared__` memory)"
+            ),
+        ))
     }
 
     /// The device function of one warp scan (made once per shape), its name.

@@ -551,6 +551,10 @@ impl Parser<'_> {
         if let Some(e) = self.cub_direct_call()? {
             return Ok(e);
         }
+        // `cub::ShuffleIndex<32>(v, src, mask)` and kin ([`super::cub_ptx`]).
+        if let Some(e) = self.cub_ptx_call()? {
+            return Ok(e);
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {
@@ -590,6 +594,26 @@ impl Parser<'_> {
                 unsigned: false,
                 long: false,
             },
+            // C++17 [lex.ccon]/3-5: `u8'A'` is a `char`, `u'A'` a `char16_t`, `U'A'` a
+            // `char32_t`, `L'A'` a `wchar_t` (a signed 32-bit int on the x86-64 Linux hosts
+            // nvcc and hipcc compile for: System V AMD64 psABI, "Fundamental Types").
+            Tok::PrefixedChar { code, prefix } => {
+                let scalar = match prefix {
+                    "u8" => Scalar::I8,
+                    "u" => Scalar::U16,
+                    "U" => Scalar::U32,
+                    _ => Scalar::I32,
+                };
+                let lit = Expr::new(
+                    ExprKind::Int {
+                        value: u64::from(code),
+                        unsigned: false,
+                        long: false,
+                    },
+                    span,
+                );
+                ExprKind::Cast(Ty::Val(ValTy::scalar(scalar)), Box::new(lit))
+            }
             Tok::Punct("(") => {
                 // Inside parentheses `>` compares again, even in a template argument.
                 let no_gt = std::mem::replace(&mut self.no_gt, false);

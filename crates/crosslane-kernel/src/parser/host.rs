@@ -261,6 +261,7 @@ pub(super) fn text_of(toks: &[Token]) -> String {
             Tok::Punct(p) => (*p).to_string(),
             Tok::Str(_) => "\"…\"".into(),
             Tok::Char(c) => format!("'{c}'"),
+            Tok::PrefixedChar { code, prefix } => format!("{prefix}'{code}'"),
             Tok::Eof => String::new(),
         };
         s.push_str(&piece);

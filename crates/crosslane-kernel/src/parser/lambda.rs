@@ -12,7 +12,8 @@
 //! [expr.prim.lambda.capture] (implicit captures `[=]`/`[&]`, explicit ones by copy or by
 //! reference, odr-use). Generic lambdas (`auto` parameters) are closures with a call operator
 //! template ([`super::lambda_generic`]). A lambda returning a struct without `-> Type` has it
-//! deduced from its body ([`super::lambda_struct_ret`]). Not supported, and named: a lambda
+//! deduced from its body ([`super::lambda_struct_ret`]). A lambda inside a lambda is
+//! read with the outer one's captures set aside; not supported, and named: a generic lambda
 //! inside a lambda.
 
 use std::collections::HashMap;
@@ -115,15 +116,25 @@ impl Parser<'_> {
 
     /// A lambda expression at `[`: its closure struct and `operator()` defined; the value is
     /// the closure made from the captured variables (`lambda#N(x, y)`).
+    ///
+    /// A lambda inside a lambda's body is read with the enclosing lambda's captures set
+    /// aside: the inner closure's members are made where the inner lambda stands, so a
+    /// variable of the enclosing scope that the inner body names is captured by the outer
+    /// lambda in turn ([expr.prim.lambda.capture]/14: an entity captured by a nested lambda is
+    /// odr-used by the enclosing one).
     pub(super) fn lambda_expr(&mut self) -> PResult<Expr> {
-        let at = self.span();
-        if self.lambda.is_some() {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "a lambda inside a lambda is not supported; define the inner one before",
-            ));
+        let mut outer = self.lambda.take();
+        let r = self.lambda_expr_in(&mut outer);
+        if let Some(o) = outer.take() {
+            self.lambda = Some(o);
         }
+        r
+    }
+
+    /// [`Self::lambda_expr`] with the enclosing lambda's context (if any) in `outer`, put
+    /// back into the parser once the inner body is read.
+    fn lambda_expr_in(&mut self, outer: &mut Option<LambdaCtx>) -> PResult<Expr> {
+        let at = self.span();
         self.expect_punct("[")?;
         let mut default = None;
         let mut explicit = Vec::new();
@@ -183,6 +194,14 @@ impl Parser<'_> {
             let generic = self.toks[self.pos..close]
                 .iter()
                 .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "auto"));
+            if generic && outer.is_some() {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "a generic lambda (`auto` parameters) inside a lambda is not supported; \
+                     define it before the enclosing lambda",
+                ));
+            }
             if generic {
                 return self.generic_lambda(at, default, &explicit);
             }
@@ -248,6 +267,8 @@ impl Parser<'_> {
             Ok((self.own_destructibles(|p| p.stmt())?, ret_params))
         })();
         let ctx = self.lambda.take();
+        // The enclosing lambda's captures again: the closure's members below are read there.
+        self.lambda = outer.take();
         self.scopes.pop();
         self.self_struct = saved_self;
         self.ret_struct = saved_ret;

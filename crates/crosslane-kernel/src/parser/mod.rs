@@ -64,6 +64,7 @@ mod cub;
 mod cub_direct;
 mod cub_kv;
 mod cub_load;
+mod cub_ptx;
 mod cub_raking;
 mod cub_record;
 mod cub_scan;
@@ -367,6 +368,19 @@ pub fn parse_preprocessed(
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
         p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
+    }
+    // An error the front end met while it went on reading (an unknown type read as `int`, so
+    // that every such error is reported at once) still ends the parse: nothing runs after a
+    // front-end error (docs/kernels.md, "Errors and outcomes").
+    let mut errors: Vec<KernelError> = Vec::new();
+    for d in p.diags.iter().filter(|d| d.level == Level::Error) {
+        let e = KernelError::new(d.line, d.col, d.message.clone());
+        if !errors.contains(&e) {
+            errors.push(e);
+        }
+    }
+    if let Some(e) = crate::join_errors(errors) {
+        return Err(e);
     }
     Ok(Parsed {
         program,
@@ -906,7 +920,7 @@ impl<'a> Parser<'a> {
             Tok::Int { value, .. } => format!("`{value}`"),
             Tok::Float { value, .. } => format!("`{value}`"),
             Tok::Str(_) => "a string".into(),
-            Tok::Char(_) => "a character".into(),
+            Tok::Char(_) | Tok::PrefixedChar { .. } => "a character".into(),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Eof => "the end of the input".into(),
         }

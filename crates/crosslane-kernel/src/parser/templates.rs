@@ -184,6 +184,18 @@ impl Parser<'_> {
                 // integer; the instance's `T` names the type.
                 self.bump();
                 Some(ValTy::scalar(crate::types::Scalar::I64))
+            } else if self.is_word("auto") || self.is_word("decltype") {
+                // A placeholder type (C++17 [temp.param]/4, [temp.arg.nontype]/1: the type is
+                // deduced from each argument) would need each argument's own type kept with
+                // its value; refused rather than read as `int`.
+                return Err(KernelError::new(
+                    p_at.line,
+                    p_at.col,
+                    "a template value parameter of placeholder type (`template <auto N>`, \
+                     `decltype(auto)`: its type deduced from the argument, C++17 \
+                     [temp.arg.nontype]/1) is not supported; declare its type \
+                     (`template <unsigned N>`, `template <long long N>`)",
+                ));
             } else {
                 let base = self.base_type()?;
                 match base {

@@ -103,7 +103,40 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "intptr_t",
     "ptrdiff_t",
     "dim3",
+    // The rest of <cstdint> ([cstdint.syn]) and the character types ([basic.fundamental]/5).
+    "int_least8_t",
+    "int_least16_t",
+    "int_least32_t",
+    "int_least64_t",
+    "uint_least8_t",
+    "uint_least16_t",
+    "uint_least32_t",
+    "uint_least64_t",
+    "int_fast8_t",
+    "int_fast16_t",
+    "int_fast32_t",
+    "int_fast64_t",
+    "uint_fast8_t",
+    "uint_fast16_t",
+    "uint_fast32_t",
+    "uint_fast64_t",
+    "intmax_t",
+    "uintmax_t",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "wchar_t",
+    // GCC's and clang's 128-bit integers: known so that they are refused by name
+    // ([`INT128_WORDS`]).
+    "__int128",
+    "__int128_t",
+    "__uint128_t",
 ];
+
+/// The 128-bit integer types (GCC manual, "128-bit Integers"; nvcc accepts them in device code
+/// since CUDA 11.5). The engine's integer values are 64 bits wide ([`crate::types::KVal`]), so
+/// a declaration or cast of one is refused before the run.
+pub(super) const INT128_WORDS: &[&str] = &["__int128", "__int128_t", "__uint128_t"];
 
 /// The type words that are keywords ([lex.key], with clang's `_Float16` and `__bf16`): they
 /// combine with each other (`unsigned long long`) and no declaration can hide them. Every other
@@ -113,7 +146,7 @@ pub(super) const TYPE_WORDS: &[&str] = &[
 /// follows another type word in one type (`int half` is a type and a declarator).
 pub(super) const KEYWORD_TYPES: &[&str] = &[
     "void", "bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double",
-    "_Float16", "__bf16",
+    "_Float16", "__bf16", "char8_t", "char16_t", "char32_t", "wchar_t", "__int128",
 ];
 
 /// A single-word type name (not combinations like `unsigned long`).
@@ -131,6 +164,31 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "uint64_t" | "size_t" | "uintptr_t" => s(Scalar::U64),
         // <cstdint> / <cstddef> on the LP64 targets nvcc and hipcc compile for.
         "intptr_t" | "ptrdiff_t" => s(Scalar::I64),
+        // The least-width and fast types and the widest ones as glibc's <stdint.h> defines
+        // them for a 64-bit `__WORDSIZE` (x86-64 and aarch64 Linux), which nvcc's and hipcc's
+        // device code take from the host's headers: the least types are the exact-width
+        // ones, `int_fast8_t` is `signed char`, and the 16-, 32- and 64-bit fast types and
+        // `intmax_t` are `long` (their unsigned forms `unsigned long`).
+        "int_least8_t" | "int_fast8_t" => s(Scalar::I8),
+        "uint_least8_t" | "uint_fast8_t" => s(Scalar::U8),
+        "int_least16_t" => s(Scalar::I16),
+        "uint_least16_t" => s(Scalar::U16),
+        "int_least32_t" => s(Scalar::I32),
+        "uint_least32_t" => s(Scalar::U32),
+        "int_least64_t" | "int_fast16_t" | "int_fast32_t" | "int_fast64_t" | "intmax_t" => {
+            s(Scalar::I64)
+        }
+        "uint_least64_t" | "uint_fast16_t" | "uint_fast32_t" | "uint_fast64_t" | "uintmax_t" => {
+            s(Scalar::U64)
+        }
+        // [basic.fundamental]/5: `char16_t` and `char32_t` have the size, signedness and
+        // alignment of `uint_least16_t` and `uint_least32_t`, C++20's `char8_t` those of
+        // `unsigned char`; `wchar_t` is a signed 32-bit int on x86-64 Linux (System V AMD64
+        // psABI, "Fundamental Types", the host ABI nvcc and hipcc follow).
+        "char8_t" => s(Scalar::U8),
+        "char16_t" => s(Scalar::U16),
+        "char32_t" => s(Scalar::U32),
+        "wchar_t" => s(Scalar::I32),
         "float" => s(Scalar::F32),
         "double" => s(Scalar::F64),
         "half" | "__half" | "_Float16" => s(Scalar::F16),
@@ -263,6 +321,19 @@ impl Parser<'_> {
         }
         let mut words: Vec<String> = Vec::new();
         while let Tok::Ident(w) = self.peek(0).clone() {
+            if INT128_WORDS.contains(&w.as_str()) {
+                let at = self.span();
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "`{w}` (a 128-bit integer, GCC manual \"128-bit Integers\"; nvcc takes \
+                         it in device code since CUDA 11.5) is not supported: crosslane's \
+                         integer values are at most 64 bits wide; split the value into two \
+                         64-bit halves (`__umul64hi` gives the high half of a 64-bit product)"
+                    ),
+                ));
+            }
             // A typedef name after a type word is the declarator (`int half = 2;`), and one a
             // variable hides is that variable ([`KEYWORD_TYPES`]).
             let hidden = !KEYWORD_TYPES.contains(&w.as_str())
@@ -364,12 +435,7 @@ impl Parser<'_> {
 
     pub(super) fn unknown_type(&mut self, name: &str, at: Span) -> Ty {
         if self.suggestions >= MAX_SUGGESTIONS {
-            self.diag(
-                at,
-                Level::Error,
-                format!("unknown type `{name}` (read as `int`)"),
-                "",
-            );
+            self.diag(at, Level::Error, format!("unknown type `{name}`"), "");
             return Ty::Val(ValTy::scalar(Scalar::I32));
         }
         self.suggestions += 1;
@@ -390,18 +456,13 @@ impl Parser<'_> {
                 self.diag(
                     at,
                     Level::Error,
-                    format!("unknown type `{name}`; did you mean `{k}`? (read as `{k}`)"),
+                    format!("unknown type `{name}`; did you mean `{k}`?"),
                     "",
                 );
                 Ty::Val(ty)
             }
             _ => {
-                self.diag(
-                    at,
-                    Level::Error,
-                    format!("unknown type `{name}` (read as `int`)"),
-                    "",
-                );
+                self.diag(at, Level::Error, format!("unknown type `{name}`"), "");
                 Ty::Val(ValTy::scalar(Scalar::I32))
             }
         }

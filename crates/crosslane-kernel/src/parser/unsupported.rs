@@ -73,6 +73,21 @@ pub(super) fn name_ascend_vector(e: KernelError, toks: &[Token]) -> KernelError 
     )
 }
 
+/// Whether `line` (a line's tokens up to a parse error) ends in a label `name :` (C++17
+/// [stmt.label]) that starts the line or follows the end of a statement or block (`;`, `{`,
+/// `}`): `again: i++;` after `int i = 0;` on one line.
+fn is_label(line: &[&Token]) -> bool {
+    let n = line.len();
+    if n < 2 || !matches!(line[n - 1].tok, Tok::Punct(":")) {
+        return false;
+    }
+    if !matches!(&line[n - 2].tok, Tok::Ident(w) if w != "default" && w != "public" && w != "private" && w != "protected")
+    {
+        return false;
+    }
+    n == 2 || matches!(line[n - 3].tok, Tok::Punct(";" | "{" | "}"))
+}
+
 /// `e` with its message replaced by the construct's, when `e` is a bare "expected …" on a line
 /// of `toks` that holds one ([`construct`]), or at an initializer list `= {` inside a function.
 pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
@@ -89,11 +104,8 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
     });
     let message = match named {
         Some(m) => m.to_string(),
-        None if matches!(line.last().map(|t| &t.tok), Some(Tok::Punct(":")))
-            && line.len() == 2
-            && matches!(line[0].tok, Tok::Ident(_)) =>
-        {
-            // `done:` at the start of a line: a label, the target of a `goto`.
+        None if is_label(&line) => {
+            // `done:` at the start of a line or a statement: a label, the target of a `goto`.
             construct("goto").unwrap_or_default().to_string()
         }
         None => {

@@ -576,7 +576,10 @@ fn stringize(arg: &[PTok]) -> String {
             s.push(' ');
         }
         let sp = spell_tok(t);
-        if matches!(t.t.tok, Tok::Str(_) | Tok::Char(_)) {
+        if matches!(
+            t.t.tok,
+            Tok::Str(_) | Tok::Char(_) | Tok::PrefixedChar { .. }
+        ) {
             s.push_str(&escape(&sp));
         } else {
             s.push_str(&sp);
@@ -609,8 +612,11 @@ fn paste(l: &PTok, r: &PTok, site: &Token, name: &str) -> Result<PTok, KernelErr
         return Err(bad());
     };
     // A literal, or an alternative token pasted together (`x ## or`), keeps its spelling.
-    let literal = matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_))
-        || (matches!(t.tok, Tok::Punct(_)) && text.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let literal = matches!(
+        t.tok,
+        Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_) | Tok::PrefixedChar { .. }
+    ) || (matches!(t.tok, Tok::Punct(_))
+        && text.starts_with(|c: char| c.is_ascii_alphabetic()));
     Ok(PTok {
         t: Token {
             tok: t.tok,

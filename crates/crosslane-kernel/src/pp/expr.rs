@@ -153,7 +153,7 @@ impl Eval<'_> {
                 bits: value,
                 unsigned,
             },
-            Some(Tok::Char(c)) => V::int(i64::from(c)),
+            Some(Tok::Char(c) | Tok::PrefixedChar { code: c, .. }) => V::int(i64::from(c)),
             Some(Tok::Punct("(")) => {
                 let v = self.conditional(live)?;
                 if self.peek_punct() != Some(")") {

@@ -153,6 +153,9 @@ pub fn spell(t: &Tok) -> String {
         }
         Tok::Str(s) => format!("\"{s}\""),
         Tok::Char(c) => format!("'{}'", char::from_u32(*c).unwrap_or('?')),
+        Tok::PrefixedChar { code, prefix } => {
+            format!("{prefix}'{}'", char::from_u32(*code).unwrap_or('?'))
+        }
         Tok::Punct(p) => (*p).to_string(),
         Tok::Eof => String::new(),
     }
@@ -200,7 +203,10 @@ fn with_spacing(toks: Vec<Token>, chars: &[char], starts: &[usize]) -> Vec<PTok>
         let alternative =
             matches!(t.tok, Tok::Punct(_)) && chars.get(a).is_some_and(|c| c.is_ascii_alphabetic());
         let spell = (alternative
-            || matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_)))
+            || matches!(
+                t.tok,
+                Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_) | Tok::PrefixedChar { .. }
+            ))
         .then(|| Rc::from(chars[a..b.max(a)].iter().collect::<String>().as_str()));
         out.push(PTok {
             t,

@@ -42,6 +42,7 @@ mod kernel_device_scope;
 mod kernel_entry_forms;
 mod kernel_errors;
 mod kernel_ext_vectors;
+mod kernel_fe_gaps;
 mod kernel_fills;
 mod kernel_fn_ptr;
 mod kernel_fn_ptr_run;

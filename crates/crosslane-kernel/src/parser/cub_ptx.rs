@@ -1,0 +1,170 @@
+//! CUB's warp shuffle and lane helpers of `util_ptx.cuh` (CUB API, "PTX intrinsics" /
+//! `cub::ShuffleIndex`, `cub::ShuffleUp`, `cub::ShuffleDown`, `cub::LaneId`), lowered to the
+//! `__shfl_sync` and `__lane_id` the engine runs.
+//!
+//! CUB issues each as one `shfl.sync` with the control operand `c` its source spells: the
+//! logical warp of `LOGICAL_WARP_THREADS` (L, a power of two up to 32) is the segment mask
+//! `(32 - L) << 8`, and the clamp is `L - 1` for `ShuffleIndex`, `first_thread` for `ShuffleUp`
+//! and `last_thread` for `ShuffleDown`. PTX ISA, `shfl.sync`, gives the source lane `j` and
+//! whether it is taken: with `seg = lane & ~(L - 1)`, `max = seg | (clamp & (L - 1))`,
+//! - up: `j = lane - offset`, taken when `j >= max`;
+//! - down: `j = lane + offset`, taken when `j <= max`;
+//! - idx: `j = seg | (src & (L - 1))`, always taken (the clamp is the segment's last lane);
+//!
+//! a lane whose `j` is not taken reads its own value ("For thread lanes i < src_offset, the
+//! thread's own input is returned"). Each call is lowered to one `__shfl_sync(mask, v, j, 32)`
+//! with `j` so computed per lane, so every lane of the mask takes part in the one shuffle.
+
+use super::{PResult, Parser};
+use crate::ast::{Expr, ExprKind};
+use crate::lexer::Tok;
+use crate::types::{BinOp, Scalar, Ty, ValTy};
+use crate::KernelError;
+
+/// The functions, each with its arguments' names as CUB's declaration spells them.
+const FUNCTIONS: &[(&str, &[&str])] = &[
+    ("ShuffleIndex", &["input", "src_lane", "member_mask"]),
+    (
+        "ShuffleUp",
+        &["input", "src_offset", "first_thread", "member_mask"],
+    ),
+    (
+        "ShuffleDown",
+        &["input", "src_offset", "last_thread", "member_mask"],
+    ),
+    ("LaneId", &[]),
+];
+
+impl Parser<'_> {
+    /// A call of one of CUB's shuffle or lane helpers at the current token (`cub::` written,
+    /// CUDA only): its lowering; `None` (nothing read) otherwise.
+    ///
+    /// # Errors
+    /// A logical warp that is no power of two in 1..=32, a wrong number of arguments,
+    /// `cub::WarpId()` (PTX's `%warpid`, which the vendor leaves unspecified).
+    pub(super) fn cub_ptx_call(&mut self) -> PResult<Option<Expr>> {
+        if self.hip
+            || !matches!(self.peek(0), Tok::Ident(w) if w == "cub")
+            || !matches!(self.peek(1), Tok::Punct("::"))
+        {
+            return Ok(None);
+        }
+        let Tok::Ident(name) = self.peek(2).clone() else {
+            return Ok(None);
+        };
+        let at = self.span();
+        if name == "WarpId" && matches!(self.peek(3), Tok::Punct("(")) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "cub::WarpId() reads PTX's `%warpid`, the warp's hardware slot, which \"may \
+                 change during execution\" and is not the warp's index in its block (PTX ISA, \
+                 Special Registers, %warpid); it is not modelled: use `threadIdx.x / 32` (the \
+                 linear thread index over 32) for the warp's index",
+            ));
+        }
+        let Some(&(fname, names)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
+            return Ok(None);
+        };
+        if !matches!(self.peek(3), Tok::Punct("(" | "<")) {
+            return Ok(None);
+        }
+        for _ in 0..3 {
+            self.bump();
+        }
+        let refuse = |msg: String| Err(KernelError::new(at.line, at.col, msg));
+        let mut logical = None;
+        if self.eat("<") {
+            let no_gt = std::mem::replace(&mut self.no_gt, true);
+            let first = self.template_arg();
+            // A second argument (`T`) is the input's type, deduced here from the input.
+            while first.is_ok() && self.eat(",") {
+                let r = self.template_arg();
+                if let Err(e) = r {
+                    self.no_gt = no_gt;
+                    return Err(e);
+                }
+            }
+            self.no_gt = no_gt;
+            if !self.close_angle() {
+                return self.err("`>`");
+            }
+            match first? {
+                super::targs::TArg::Value(n) if n > 0 && n <= 32 && (n & (n - 1)) == 0 => {
+                    logical = Some(n as i64);
+                }
+                _ => {
+                    return refuse(format!(
+                        "cub::{fname}<LOGICAL_WARP_THREADS>: a power of two in 1..=32"
+                    ))
+                }
+            }
+        }
+        self.expect_punct("(")?;
+        let args = self.args_closed_by(")")?;
+        if args.len() != names.len() {
+            return refuse(format!(
+                "cub::{fname} takes ({}) (CUB API, util_ptx)",
+                names.join(", ")
+            ));
+        }
+        if fname == "LaneId" {
+            return Ok(Some(self.e_lane(at)));
+        }
+        let Some(l) = logical else {
+            return refuse(format!(
+                "cub::{fname} takes the logical warp's threads as its first template argument: \
+                 write cub::{fname}<32>({})",
+                names.join(", ")
+            ));
+        };
+        let mut args = args.into_iter();
+        let (Some(v), Some(a), Some(b)) = (args.next(), args.next(), args.next()) else {
+            return refuse(format!("cub::{fname} takes ({})", names.join(", ")));
+        };
+        let int = Ty::Val(ValTy::scalar(Scalar::I32));
+        let lane = self.e_lane(at);
+        let lane = self.node(ExprKind::Cast(int, Box::new(lane)), at)?;
+        let (mask, src) = if fname == "ShuffleIndex" {
+            // The segment's lane `src & (L - 1)`: `__shfl_sync`'s own rule with width L.
+            (b, None)
+        } else {
+            let Some(mask) = args.next() else {
+                return refuse(format!("cub::{fname} takes ({})", names.join(", ")));
+            };
+            let up = fname == "ShuffleUp";
+            // seg = lane & ~(L - 1); max = seg | (clamp & (L - 1)).
+            let seg = {
+                let m = self.e_int(at, !(l - 1));
+                self.e_bin(at, BinOp::And, lane.clone(), m)
+            };
+            let clamp = {
+                let m = self.e_int(at, l - 1);
+                let c = self.node(ExprKind::Cast(int, Box::new(b)), at)?;
+                self.e_bin(at, BinOp::And, c, m)
+            };
+            let max = self.e_bin(at, BinOp::Or, seg, clamp);
+            let off = self.node(ExprKind::Cast(int, Box::new(a.clone())), at)?;
+            let j = self.e_bin(
+                at,
+                if up { BinOp::Sub } else { BinOp::Add },
+                lane.clone(),
+                off,
+            );
+            let taken = self.e_bin(at, if up { BinOp::Ge } else { BinOp::Le }, j.clone(), max);
+            let pick = ExprKind::Ternary(Box::new(taken), Box::new(j), Box::new(lane.clone()));
+            (mask, Some(self.node(pick, at)?))
+        };
+        let call = match src {
+            Some(j) => {
+                let w = self.e_int(at, 32);
+                self.e_call(at, "__shfl_sync", vec![mask, v, j, w])
+            }
+            None => {
+                let w = self.e_int(at, l);
+                self.e_call(at, "__shfl_sync", vec![mask, v, a, w])
+            }
+        };
+        Ok(Some(call))
+    }
+}
