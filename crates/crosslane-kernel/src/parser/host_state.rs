@@ -101,6 +101,9 @@ pub(super) struct HostState {
     /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
     /// launches left.
     pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
+    /// Host pointer → the host array and element host code set it to (`float *p = &h[2];`,
+    /// `host_cells`): a store through it writes that array's cell.
+    pub(super) host_array_ptrs: HashMap<String, (String, i128)>,
 }
 
 impl HostState {

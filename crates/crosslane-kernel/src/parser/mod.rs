@@ -78,6 +78,7 @@ mod fn_types;
 mod hip_sync;
 mod host;
 mod host_calls;
+mod host_cells;
 mod host_copy;
 mod host_decl;
 mod host_device;
