@@ -46,6 +46,10 @@ pub(super) struct RunCells {
     written: Vec<String>,
 }
 
+/// Cell `i` of a host array: the array's length, its element type, and the cell's text (`None`
+/// when `i` is outside the array); `None` for no array read here.
+type CellOf<'a> = dyn Fn(&str, usize) -> Option<(usize, Scalar, Option<String>)> + 'a;
+
 /// A cell bound as a name for one evaluation: the name, its array, its index, and the text it
 /// held.
 struct Bound {
@@ -273,7 +277,7 @@ impl Parser<'_> {
         e: &mut Expr,
         env: &mut HashMap<String, HostVal>,
         look: &dyn Fn(&str) -> Option<(String, i128)>,
-        cells: &dyn Fn(&str, usize) -> Option<(usize, Scalar, Option<String>)>,
+        cells: &CellOf<'_>,
         bound: &mut Vec<Bound>,
     ) -> Result<(), String> {
         // `&h[2]` is a pointer, not a read of the cell.
