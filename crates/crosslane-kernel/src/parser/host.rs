@@ -546,12 +546,14 @@ impl Parser<'_> {
             let end = stmt_end();
             let written = std::mem::take(&mut self.call_written);
             self.note_escapes(st, k, end, &written);
+            self.host_ptr_escapes(st, k, end);
             return next;
         }
         // A call given a device pointer or a filled host array may write it (`host_mem`).
         if matches!(tok(k), Some(Tok::Ident(_))) {
             let end = stmt_end();
             self.note_escapes(st, k, end, &[]);
+            self.host_ptr_escapes(st, k, end);
         }
         // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
         // body is then read as straight-line code.

@@ -541,6 +541,37 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// A statement `k..end` the host reading does not otherwise follow that passes a pointer
+    /// into a host array to a call (`init(p, n)`, `fread(p, …)`): the call may write the array
+    /// through it, so the array's cells are no longer known (as `host_mem`'s `note_escapes`
+    /// does for the array's own name).
+    pub(super) fn host_ptr_escapes(&mut self, st: &mut HostState, k: usize, end: usize) {
+        let toks = self.toks;
+        let Some(part) = toks.get(k..end) else { return };
+        if st.host_array_ptrs.is_empty()
+            || super::host::launches_in(part)
+            || part.iter().any(|t| {
+                matches!(&t.tok, Tok::Ident(n) if super::host::READ_CALLS.contains(&n.as_str())
+                    || matches!(n.as_str(), "printf" | "fprintf" | "free" | "delete" | "return"))
+            })
+        {
+            return;
+        }
+        let line = toks[k].line;
+        for (i, t) in part.iter().enumerate() {
+            let Tok::Ident(n) = &t.tok else { continue };
+            let arg = i > 0 && matches!(part[i - 1].tok, Tok::Punct("(" | ","));
+            let Some((h, _)) = Self::host_cell_ptr(st, n).filter(|_| arg) else {
+                continue;
+            };
+            let why = format!(
+                "`{}` at line {line} is given `{n}`, a pointer into it, and may write it",
+                text_of(part)
+            );
+            Self::mark_unknown(st, std::slice::from_ref(&h), &why);
+        }
+    }
+
     /// A C library or `<algorithm>` call over host arrays (see the module doc) whose name is
     /// `f` and whose parentheses open at `open`. `false` when its destination is no host array
     /// read cell by cell here (left to the other readers).

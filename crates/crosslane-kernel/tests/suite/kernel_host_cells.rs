@@ -232,3 +232,29 @@ fn a_partial_fill_of_a_fresh_array_leaves_the_rest_undefined() {
     assert_eq!(ints(&t, "b"), vec![None, Some(6), Some(6), None]);
     assert!(has(&t, Level::Warning, "never written"));
 }
+
+#[test]
+fn a_pointer_into_a_host_array_given_to_a_call_makes_the_array_unknown() {
+    // `opaque(p)` with p = h + 1 may write h[1..] (a function not read here): h's cells are
+    // not known after it, said at the launch, no stale 1 2 3 4.
+    let src = program(
+        "int",
+        4,
+        "int h[4] = {1, 2, 3, 4};",
+        "int *p = h + 1; opaque(p);",
+    )
+    .replace("int main()", "void opaque(int *p);\nint main()");
+    let t = run_default(&src);
+    assert_eq!(ints(&t, "b"), vec![None; 4]);
+    assert!(has(&t, Level::Warning, "cannot be read here"));
+    // `*p++ = 7` in a loop is not evaluated here: h is unknown after it, never the old cells.
+    let src = program(
+        "int",
+        4,
+        "int h[4] = {1, 2, 3, 4};",
+        "int *p = h; for (int i = 0; i < 3; i++) *p++ = 7;",
+    );
+    let t = run_default(&src);
+    assert_eq!(ints(&t, "b"), vec![None; 4]);
+    assert!(has(&t, Level::Warning, "cannot be read here"));
+}
