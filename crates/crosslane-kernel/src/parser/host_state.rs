@@ -91,6 +91,9 @@ pub(super) struct HostState {
     /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
     /// that names an allocation points at its start.
     pub(super) ptrs: HashMap<String, Option<PtrVal>>,
+    /// Host pointer → the host array and element host code set it to (`float *p = &h[2];`,
+    /// `host_cells`): a store through it writes that array's cell.
+    pub(super) host_array_ptrs: HashMap<String, (String, i128)>,
     /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
     /// memset or copy through `d + N` starts N such elements in.
     pub(super) elem_bytes: HashMap<String, u64>,
@@ -101,9 +104,6 @@ pub(super) struct HostState {
     /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
     /// launches left.
     pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
-    /// Host pointer → the host array and element host code set it to (`float *p = &h[2];`,
-    /// `host_cells`): a store through it writes that array's cell.
-    pub(super) host_array_ptrs: HashMap<String, (String, i128)>,
 }
 
 impl HostState {
