@@ -95,7 +95,8 @@ fn byte_type(s: Scalar, eb: usize) -> bool {
     let bits = match s {
         Scalar::F32 => 32,
         Scalar::F64 => 64,
-        Scalar::Bool => return false,
+        // `bool`: one byte, 0 or 1 (x86-64 psABI 3.1.2: only the low bit, the rest zero).
+        Scalar::Bool => 8,
         s if s.is_float() => return false,
         s => s.bits(),
     };
@@ -114,6 +115,10 @@ fn bytes_cell(bytes: &[u8], s: Scalar) -> Option<String> {
             let x = f64::from_le_bytes(bytes.try_into().ok()?);
             x.is_finite().then(|| HostVal::Float(x).text())?
         }
+        Scalar::Bool => match bytes {
+            [b @ (0 | 1)] => Some(b.to_string()),
+            _ => None,
+        },
         s => {
             let mut w = [0u8; 16];
             w[..bytes.len()].copy_from_slice(bytes);
@@ -866,13 +871,22 @@ fn write_bytes(
     if n == 0 {
         return Ok(());
     }
-    if !byte_type(s, eb) {
-        return Err("the bytes of its element type are not modelled here".to_string());
-    }
     let (first, last) = (
         (start / eb as i128) as usize,
         ((start + n - 1) / eb as i128) as usize,
     );
+    if !byte_type(s, eb) {
+        // All-zero bytes over whole cells are 0 in any arithmetic type (a half's +0.0); any
+        // other byte of such a type is not modelled here.
+        let whole = start % eb as i128 == 0 && n % eb as i128 == 0;
+        if whole && (0..n as usize).all(|i| byte(i) == Some(0)) {
+            for cell in &mut cells[first..=last] {
+                *cell = "0".to_string();
+            }
+            return Ok(());
+        }
+        return Err("the bytes of its element type are not modelled here".to_string());
+    }
     for (c, cell) in cells.iter_mut().enumerate().take(last + 1).skip(first) {
         let old =
             cell_bytes(cell, s, eb).map_err(|()| "an element's bytes are not modelled here")?;

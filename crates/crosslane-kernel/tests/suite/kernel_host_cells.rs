@@ -258,3 +258,47 @@ fn a_pointer_into_a_host_array_given_to_a_call_makes_the_array_unknown() {
     assert_eq!(ints(&t, "b"), vec![None; 4]);
     assert!(has(&t, Level::Warning, "cannot be read here"));
 }
+
+#[test]
+fn memset_and_memcpy_of_bool_and_double_cells_by_their_bytes() {
+    // bool h[4]: memset(h, 0, 4) all false; memset(h + 2, 1, 1): h[2]'s byte 0x01 is true.
+    let src = "#include <cstring>
+__global__ void k(const bool *a, int *b) { b[threadIdx.x] = a[threadIdx.x]; }
+int main() {
+  bool h[4];
+  memset(h, 0, sizeof(h));
+  memset(h + 2, 1, 1);
+  bool *d_a; int *d_b;
+  cudaMalloc(&d_a, 4 * sizeof(bool)); cudaMalloc(&d_b, 4 * sizeof(int));
+  cudaMemcpy(d_a, h, 4 * sizeof(bool), cudaMemcpyHostToDevice);
+  k<<<1, 4>>>(d_a, d_b);
+}
+";
+    assert_eq!(ints(&clean(src), "b"), some(&[0, 0, 1, 0]));
+    // double h = 0 0.5 1 1.5; memset(h + 1, 0, 8): h[1] = +0.0. memcpy(h + 3, h + 2, 4)
+    // copies the low 4 bytes of 1.0 (0x3ff0000000000000: all zero) over those of 1.5
+    // (0x3ff8000000000000: also zero): h[3] stays 1.5 (Python: struct.pack('<d', …)).
+    let src = program(
+        "double",
+        4,
+        "double h[4];",
+        "for (int i = 0; i < 4; i++) h[i] = 0.5 * i;\n  memset(h + 1, 0, sizeof(double));\n  memcpy(h + 3, h + 2, 4);",
+    );
+    assert_eq!(floats(&clean(&src), "b"), fsome(&[0.0, 0.0, 1.0, 1.5]));
+    // An int array's bytes into a float array: int bits[1] = {0x40490fdb} copied by memcpy
+    // into float h[1] is the float with those bits, 3.1415927410125732 (Python:
+    // struct.unpack('<f', struct.pack('<i', 0x40490fdb))).
+    let src = "#include <cstring>
+__global__ void k(const float *a, float *b) { b[threadIdx.x] = a[threadIdx.x]; }
+int main() {
+  int bits[1] = {0x40490fdb};
+  float h[1];
+  memcpy(h, bits, 4);
+  float *d_a, *d_b;
+  cudaMalloc(&d_a, sizeof(float)); cudaMalloc(&d_b, sizeof(float));
+  cudaMemcpy(d_a, h, sizeof(float), cudaMemcpyHostToDevice);
+  k<<<1, 1>>>(d_a, d_b);
+}
+";
+    assert_eq!(floats(&clean(src), "b"), fsome(&[3.141_592_741_012_573_2]));
+}
