@@ -133,7 +133,9 @@ impl Parser<'_> {
     /// dimensional array of an arithmetic type whose length host code told, not unknown.
     fn cell_array(&self, st: &HostState, n: &str) -> Option<Scalar> {
         let s = *self.host_scalars.get(n)?;
-        if st.cols.contains_key(n) || st.unknown.contains_key(n) || n.contains('.') {
+        // Unknown unless a fill came after what made it so (a fill replaces every cell).
+        let unknown = st.unknown.contains_key(n) && !st.fills.contains_key(n);
+        if st.cols.contains_key(n) || unknown || n.contains('.') {
             return None;
         }
         (st.fills.contains_key(n) || st.arrays.contains_key(n)).then_some(s)

@@ -688,7 +688,13 @@ impl Parser<'_> {
             col: toks[k].col,
         };
         let Some(v) = self.host_value(st, k + 2, c).and_then(HostVal::int) else {
-            let names = self.assigned_in(c + 1, end);
+            let mut names = self.assigned_in(c + 1, end);
+            // `if (x) *p = v;`: the host array `p` points into (`host_cells`).
+            for t in self.pointer_targets(st, c + 1, end) {
+                if !names.contains(&t) {
+                    names.push(t);
+                }
+            }
             let why = self
                 .unknown_reason(st, k + 2, c)
                 .map(|r| format!(" ({r})"))

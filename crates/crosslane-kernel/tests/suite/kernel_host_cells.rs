@@ -302,3 +302,18 @@ int main() {
 ";
     assert_eq!(floats(&clean(src), "b"), fsome(&[3.141_592_741_012_573_2]));
 }
+
+#[test]
+fn a_store_through_a_pointer_under_an_unknown_condition_makes_the_array_unknown() {
+    // `if (x > 5) *p = 9;` with x = rand(): host code does not know whether h[2] is 3 or 9,
+    // so h is said unread at the launch instead of 1 2 3 4 or 1 2 9 4.
+    let src = program(
+        "int",
+        4,
+        "int h[4] = {1, 2, 3, 4};",
+        "int *p = h + 2; int x = rand(); if (x > 5) *p = 9;",
+    );
+    let t = run_default(&src);
+    assert_eq!(ints(&t, "b"), vec![None; 4]);
+    assert!(has(&t, Level::Warning, "cannot be read here"));
+}
