@@ -441,7 +441,9 @@ pub fn apply_host_launch(
                             "`{}`: host code copies `{h}` into it, but how `{h}` is filled cannot \
                              be read here (read are: a `for` loop `{h}[i] = …` of constants, two \
                              nested such loops, `for (auto& v : {h}) v = …;` of a constant, a \
-                             literal list, std::fill / std::fill_n / std::iota, memset to 0); its \
+                             literal list, std::fill / std::fill_n / std::iota, memset, memcpy / \
+                             memmove / std::copy between host arrays, a store `{h}[K] = …` or \
+                             through a pointer); its \
                              cells are undefined here: set them (CLI: --buffer {}=FILL)",
                             p.name, p.name
                         ),

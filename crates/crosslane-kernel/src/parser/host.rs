@@ -395,6 +395,10 @@ impl Parser<'_> {
             Some(slice) => self.sub_expr_of(slice)?,
             None => self.sub_expr(from, to)?,
         };
+        // `h[2] + 1`, `*p`: a host array's cells as host code set them (`host_cells`).
+        if let Some((e, env)) = self.bind_host_cells(st, &e) {
+            return self.host_fold(&e, &env);
+        }
         self.host_fold(&e, &st.env)
     }
 
@@ -505,7 +509,9 @@ impl Parser<'_> {
         if matches!(tok(k), Some(Tok::Ident(_) | Tok::Punct("++" | "--"))) {
             let end = stmt_end();
             if !launches_in(&toks[k..end])
-                && (self.host_device_vector(st, k, end) || self.host_ptr_assign(st, k, end))
+                && (self.host_cells_ptr_assign(st, k, end)
+                    || self.host_device_vector(st, k, end)
+                    || self.host_ptr_assign(st, k, end))
             {
                 return end + 1;
             }
@@ -519,6 +525,25 @@ impl Parser<'_> {
             (Some("std"), Some("memcpy")) => Some(k + 3),
             _ => None,
         };
+        // `memset(h, 0, 8)`, `memcpy(h + 2, h, 8)`, `std::copy(…)`, `std::fill(h, h + 2, v)` over
+        // host arrays read cell by cell (`host_cells`).
+        let cells_call = match (ident(k), ident(k + 2)) {
+            (Some("std"), Some(f)) if matches!(tok(k + 1), Some(Tok::Punct("::"))) => {
+                Some((f, k + 3))
+            }
+            (Some(f), _) => Some((f, k + 1)),
+            _ => None,
+        };
+        if let Some((f, open)) = cells_call.filter(|&(f, o)| {
+            matches!(
+                f,
+                "memset" | "memcpy" | "memmove" | "copy" | "copy_n" | "fill" | "fill_n" | "iota"
+            ) && matches!(tok(o), Some(Tok::Punct("(")))
+        }) {
+            if self.host_cells_call(st, f, open) {
+                return stmt_end() + 1;
+            }
+        }
         if let Some(open) = memcpy_at.filter(|&o| matches!(tok(o), Some(Tok::Punct("(")))) {
             self.host_memcpy(st, open);
             return stmt_end() + 1;
@@ -527,12 +552,14 @@ impl Parser<'_> {
             let end = stmt_end();
             let written = std::mem::take(&mut self.call_written);
             self.note_escapes(st, k, end, &written);
+            self.host_ptr_escapes(st, k, end);
             return next;
         }
         // A call given a device pointer or a filled host array may write it (`host_mem`).
         if matches!(tok(k), Some(Tok::Ident(_))) {
             let end = stmt_end();
             self.note_escapes(st, k, end, &[]);
+            self.host_ptr_escapes(st, k, end);
         }
         // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
         // body is then read as straight-line code.
@@ -563,6 +590,7 @@ impl Parser<'_> {
                 if let Some(next) = self
                     .host_cell_assign(st, k)
                     .or_else(|| self.host_vec_assign(st, k))
+                    .or_else(|| self.host_cells_stmt(st, k, close))
                 {
                     return next;
                 }
@@ -1234,7 +1262,13 @@ impl Parser<'_> {
             filled.push((arr.clone(), values));
         }
         st.env.remove(&var);
-        for (arr, values) in filled {
+        for (arr, mut values) in filled {
+            // A loop over the first cells: the others keep what host code wrote into them.
+            if let Some((old, _)) = st.fills.get(&arr) {
+                if old.len() > values.len() {
+                    values.extend_from_slice(&old[values.len()..]);
+                }
+            }
             st.fills.insert(arr, (values, line));
         }
         (after, true)

@@ -48,6 +48,8 @@ struct Run<'s> {
     unknown: &'s HashMap<String, String>,
     steps: u64,
     cache: HashMap<(usize, usize), Option<Expr>>,
+    /// The host arrays' cells the statement reads and writes (`host_cells`).
+    cells: super::host_cells::RunCells,
 }
 
 /// The first name of the postfix expression whose member `toks[k]` is (`h` of `h[i].v.n`,
@@ -361,25 +363,39 @@ impl Parser<'_> {
         self.host_run(st, k, end, "statement")
     }
 
+    /// The statement `k..end` evaluated as [`Self::host_assign`] evaluates one (`host_cells`).
+    pub(super) fn host_eval_stmt(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        end: usize,
+    ) -> Option<usize> {
+        self.host_run(st, k, end, "statement")
+    }
+
     /// Runs the statement `k..end` on a copy of the variables; on success they replace the
     /// reading's. Else the variables it assigns become unknown (at `end`), with a note.
     fn host_run(&mut self, st: &mut HostState, k: usize, end: usize, what: &str) -> Option<usize> {
-        let names = self.assigned_in(k, end);
+        let mut names = self.assigned_in(k, end);
+        let targets = self.pointer_targets(st, k, end);
+        let cells = self.run_cells(st, k, end);
         let result = {
             let mut run = Run {
                 env: st.env.clone(),
                 unknown: &st.unknown,
                 steps: st.steps,
                 cache: HashMap::new(),
+                cells,
             };
             let r = self.run_stmt(&mut run, k, end, 0);
             // Steps count even when the run fails: the budget bounds the whole reading.
             st.steps = run.steps;
-            r.map(|_| run.env)
+            r.map(|_| (run.env, run.cells))
         };
         match result {
-            Ok(env) => {
+            Ok((env, cells)) => {
                 st.env = env;
+                Self::commit_cells(st, cells, self.toks[k].line);
                 for n in &names {
                     fold_dim_members(&mut st.env, n);
                     if st.env.contains_key(n) {
@@ -389,6 +405,12 @@ impl Parser<'_> {
                 Some(end)
             }
             Err(why) => {
+                // A store through a pointer that was not evaluated: its array is unknown too.
+                for t in targets {
+                    if !names.contains(&t) {
+                        names.push(t);
+                    }
+                }
                 let line = self.toks[k].line;
                 let reason = format!("the host {what} at line {line} is not evaluated: {why}");
                 if !names.is_empty() {
@@ -430,7 +452,10 @@ impl Parser<'_> {
         let Some(e) = e else {
             return Err(format!("`{}` is not an expression read here", text()));
         };
-        eval_mut(&e, &mut run.env).ok_or_else(|| {
+        let v = self
+            .eval_cells(&e, &mut run.env, &mut run.cells)
+            .map_err(|why| format!("`{}`: {why}", text()))?;
+        v.ok_or_else(|| {
             let why = self.toks[a..b].iter().find_map(|t| match &t.tok {
                 Tok::Ident(n) if run.unknown.contains_key(n) && !run.env.contains_key(n) => run
                     .unknown
@@ -663,7 +688,13 @@ impl Parser<'_> {
             col: toks[k].col,
         };
         let Some(v) = self.host_value(st, k + 2, c).and_then(HostVal::int) else {
-            let names = self.assigned_in(c + 1, end);
+            let mut names = self.assigned_in(c + 1, end);
+            // `if (x) *p = v;`: the host array `p` points into (`host_cells`).
+            for t in self.pointer_targets(st, c + 1, end) {
+                if !names.contains(&t) {
+                    names.push(t);
+                }
+            }
             let why = self
                 .unknown_reason(st, k + 2, c)
                 .map(|r| format!(" ({r})"))

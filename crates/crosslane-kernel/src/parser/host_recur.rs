@@ -286,6 +286,10 @@ impl Parser<'_> {
         };
         let arr = &super::host::text_of(&toks[k..open]).replace(' ', "");
         let scalar = *self.host_scalars.get(arr)?;
+        // An array host code no longer knows: its other cells are not undefined but unknown.
+        if !st.fills.contains_key(arr) && st.unknown.contains_key(arr) {
+            return None;
+        }
         let k = open - 1;
         let close = self.closing(k + 1)?;
         if !matches!(tok(close + 1), Some(Tok::Punct("="))) {

@@ -91,6 +91,9 @@ pub(super) struct HostState {
     /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
     /// that names an allocation points at its start.
     pub(super) ptrs: HashMap<String, Option<PtrVal>>,
+    /// Host pointer → the host array and element host code set it to (`float *p = &h[2];`,
+    /// `host_cells`): a store through it writes that array's cell.
+    pub(super) host_array_ptrs: HashMap<String, (String, i128)>,
     /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
     /// memset or copy through `d + N` starts N such elements in.
     pub(super) elem_bytes: HashMap<String, u64>,

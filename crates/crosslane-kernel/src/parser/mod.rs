@@ -84,6 +84,7 @@ mod fn_types;
 mod hip_sync;
 mod host;
 mod host_calls;
+mod host_cells;
 mod host_copy;
 pub(crate) mod host_d2d;
 mod host_decl;

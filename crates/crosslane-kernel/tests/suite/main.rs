@@ -51,6 +51,7 @@ mod kernel_front_end_forms;
 mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_copies;
+mod kernel_host_cells;
 mod kernel_host_eval;
 mod kernel_host_fill_helpers;
 mod kernel_host_fills;
