@@ -176,7 +176,7 @@ pub fn format_line_strs(fmt: &str, args: &[LaneVal], strs: &[Option<String>]) ->
 
 /// The string literal's escapes (`\n`, `\t`, `\\`, `\"`, `\'`, `\0`) as the characters they
 /// stand for (C11 6.4.4.4); an unknown escape stays as written.
-fn unescape(s: &str) -> String {
+pub(crate) fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
