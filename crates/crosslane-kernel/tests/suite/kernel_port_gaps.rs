@@ -239,3 +239,68 @@ __global__ void k(float* out, float* out2, unsigned cc) {
     let e = refused(src, block(32));
     assert!(e.contains("its third operand is 0x1e"), "{e}");
 }
+
+#[test]
+fn a_write_through_reinterpret_cast_of_a_variable_changes_all_its_bytes() {
+    // half2 {1.5, -2} is 0xC0003E00 (high half -2 = 0xC000, low 1.5 = 0x3E00); ^ 0x80008000
+    // flips both signs: {-1.5, 2}; & 0x7fff7fff clears them: {1.5, 2}. The float 2.0
+    // (0x40000000) with its sign bit flipped is -2; the int 0x3f800000 stored into a float's
+    // bytes is 1.0; 4.0 (0x40800000) plus one exponent step (0x00800000) is 8.0.
+    let src = r#"
+#include <cuda_fp16.h>
+#include <cstdint>
+struct S { float f; };
+__global__ void k(const half2* in, half2* neg, half2* absv, float* out) {
+    half2 a = in[threadIdx.x], b = in[threadIdx.x];
+    uint32_t& ua = reinterpret_cast<uint32_t&>(a);
+    ua ^= 0x80008000u;
+    reinterpret_cast<uint32_t&>(b) &= 0x7fff7fffu;
+    neg[threadIdx.x] = a; absv[threadIdx.x] = b;
+    float f = 2.0f, g = 0.0f;
+    reinterpret_cast<unsigned&>(f) ^= 0x80000000u;
+    reinterpret_cast<int&>(g) = 0x3f800000;
+    S s; s.f = 4.0f;
+    reinterpret_cast<uint32_t&>(s.f) += 0x00800000u;
+    if (threadIdx.x == 0) { out[0] = f; out[1] = g; out[2] = s.f; }
+}
+"#;
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            2,
+            &[
+                ("in", 4, "f16:1.5,-2,0.25,-3"),
+                ("neg", 4, "0"),
+                ("absv", 4, "0"),
+                ("out", 3, "0"),
+            ],
+        ),
+    );
+    // Each half2 cell's two halves in order (low, high).
+    let pairs = |name: &str| -> Vec<Option<f64>> {
+        t.buffer(name)
+            .unwrap()
+            .iter()
+            .flat_map(|c| match c {
+                Some(crosslane_kernel::KVal::Vector { items, .. }) => {
+                    items.iter().map(crosslane_kernel::KVal::as_f64).collect()
+                }
+                _ => vec![None, None],
+            })
+            .collect()
+    };
+    assert_eq!(
+        pairs("neg"),
+        vec![Some(-1.5), Some(2.0), Some(-0.25), Some(3.0)]
+    );
+    assert_eq!(
+        pairs("absv"),
+        vec![Some(1.5), Some(2.0), Some(0.25), Some(3.0)]
+    );
+    assert_eq!(floats(&t, "out"), vec![Some(-2.0), Some(1.0), Some(8.0)]);
+    // A view of another size (2 of a float's 4 bytes) is still refused.
+    let src = "__global__ void k(float* out) { float f = 2.0f; reinterpret_cast<unsigned short&>(f) = 1; out[0] = f; }";
+    let e = refused(src, launch(Dialect::Cuda, 1, &[("out", 1, "0")]));
+    assert!(e.contains("of exactly `sizeof(T)` bytes"), "{e}");
+}
