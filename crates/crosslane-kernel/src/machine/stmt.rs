@@ -516,6 +516,7 @@ impl Executor {
                     })
                     .collect();
                 let warp_index = self.warps[w].index;
+                let convs = crate::printf::conversions(&fmt);
                 // Each lane's call costs its formatting, kept or not (past the line cap).
                 let calls = active.iter().filter(|&l| l < lanes).count() as u64;
                 self.meter
@@ -542,6 +543,9 @@ impl Executor {
                         let Ok(KVal::Ptr { elem, buf, offset }) = a else {
                             continue;
                         };
+                        if convs.get(k) != Some(&'s') {
+                            continue;
+                        }
                         if elem.lanes > 1 || !matches!(elem.scalar, Scalar::I8 | Scalar::U8) {
                             continue;
                         }
