@@ -234,7 +234,8 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `sizeof(T)` in bytes.
     SizeOf(u64),
-    /// A string literal (a `printf` format); it has no value in a lane.
+    /// A string literal: a `printf` format, or a value (a pointer to its read-only characters,
+    /// C++17 [lex.string]/8).
     Str(String),
 }
 

@@ -928,7 +928,12 @@ fn written_param(text: &str) -> Option<(ValTy, bool, bool)> {
         .filter(|w| {
             !matches!(
                 *w,
-                "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"
+                "const"
+                    | "volatile"
+                    | "__restrict__"
+                    | "__restrict"
+                    | "restrict"
+                    | "__grid_constant__"
             )
         })
         .collect();

@@ -122,7 +122,22 @@ pub struct Memory {
     pub limit_bytes: u64,
     /// Bytes held by all buffers now.
     pub used_bytes: u64,
+    /// The string literals the kernel evaluated as values (`cond ? "odd" : "even"`, `const
+    /// char* s = "x";`), each its characters without the terminating null; a pointer to one
+    /// names buffer [`STRING_BUF`] `+` its index here. Not serialized: they are no buffer the
+    /// kernel was given or declared.
+    pub strings: Vec<String>,
 }
+
+/// The buffer index of the first string literal held as a value ([`Memory::strings`]): far
+/// above any buffer a launch allocates and below [`crate::types::NULL_BUF`]. A string literal
+/// is an array of `const char` with static storage duration whose last element is a null
+/// character (C++17 [lex.string]/8, /16); reading it is defined, writing it is undefined.
+pub const STRING_BUF: usize = 1 << 40;
+
+/// The most string literals one run holds as values (distinct texts; a repeated literal is
+/// one).
+const MAX_STRINGS: usize = 4096;
 
 impl Serialize for Memory {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -160,6 +175,73 @@ impl Memory {
             buffers: Vec::new(),
             limit_bytes,
             used_bytes: 0,
+            strings: Vec::new(),
+        }
+    }
+
+    /// The buffer index of string literal `text` (its characters, escapes already read):
+    /// [`STRING_BUF`] plus its index in [`Memory::strings`], the same index for the same text.
+    /// `None` past 4096 distinct texts.
+    pub fn intern_string(&mut self, text: &str) -> Option<usize> {
+        if let Some(k) = self.strings.iter().position(|s| s == text) {
+            return Some(STRING_BUF + k);
+        }
+        if self.strings.len() >= MAX_STRINGS {
+            return None;
+        }
+        self.strings.push(text.to_string());
+        Some(STRING_BUF + self.strings.len() - 1)
+    }
+
+    /// The string literal buffer `buf` names, when it names one.
+    pub fn string_of(&self, buf: usize) -> Option<&str> {
+        self.strings
+            .get(buf.checked_sub(STRING_BUF)?)
+            .map(String::as_str)
+    }
+
+    /// The characters from element `offset` of `char` buffer `buf` to its first null, at most
+    /// `max` of them (C11 7.21.6.1/8, `%s`: "characters from the array are written up to (but
+    /// not including) the terminating null character"), as text (each byte one character,
+    /// UTF-8 sequences put back together).
+    ///
+    /// # Errors
+    /// The reason, when a character is undefined or outside the buffer before a null.
+    pub fn c_string(&self, buf: usize, offset: i64, max: usize) -> Result<String, String> {
+        let mut bytes = Vec::new();
+        for k in 0..max {
+            let at = offset.saturating_add(k as i64);
+            match self.read(buf, at)? {
+                Some(v) => match v.as_int() {
+                    Some(0) => break,
+                    Some(b) => bytes.push(b as u8),
+                    None => return Err("a character of the string is not an integer".into()),
+                },
+                None => {
+                    return Err(format!(
+                        "character {k} of the string (cell {at}) is undefined"
+                    ))
+                }
+            }
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Character `index` of string literal `text` as a `char` (signed 8-bit on the targets
+    /// CUDA and HIP compile for), its terminating null at `index == len`.
+    fn string_cell(text: &str, index: i64) -> Result<Option<KVal>, String> {
+        let bytes = text.as_bytes();
+        let len = bytes.len();
+        match usize::try_from(index).ok().filter(|&i| i <= len) {
+            Some(i) => {
+                let b = bytes.get(i).copied().unwrap_or(0);
+                Ok(Some(KVal::int(Scalar::I8, i128::from(b as i8))))
+            }
+            None => Err(format!(
+                "`\"{text}\"[{index}]` is outside the string literal (0..{}): out-of-bounds \
+                 access is undefined",
+                len + 1
+            )),
         }
     }
 
@@ -296,6 +378,9 @@ impl Memory {
     /// # Errors
     /// A message naming the buffer and its length when `index` is outside it.
     pub fn read(&self, buf: usize, index: i64) -> Result<Option<KVal>, String> {
+        if let Some(text) = self.string_of(buf) {
+            return Self::string_cell(text, index);
+        }
         let b = self
             .buffers
             .get(buf)
@@ -319,6 +404,12 @@ impl Memory {
     /// # Errors
     /// A message naming the buffer and its length when `index` is outside it.
     pub fn write(&mut self, buf: usize, index: i64, value: Option<KVal>) -> Result<(), String> {
+        if let Some(text) = self.string_of(buf) {
+            return Err(format!(
+                "writes the string literal `\"{text}\"`: modifying a string literal is \
+                 undefined (C++17 [lex.string]/16)"
+            ));
+        }
         let b = self
             .buffers
             .get_mut(buf)

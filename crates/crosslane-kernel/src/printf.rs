@@ -174,9 +174,32 @@ pub fn format_line_strs(fmt: &str, args: &[LaneVal], strs: &[Option<String>]) ->
     Formatted { text: out, capped }
 }
 
+/// The conversion letter of each conversion in `fmt` in order (`%%` is none), so argument `k`
+/// of a call is converted by entry `k` (C11 7.21.6.1/4: flags, width, precision, length,
+/// then the conversion specifier).
+pub(crate) fn conversions(fmt: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = fmt.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        for d in chars.by_ref() {
+            if "-+ #0123456789.hlzjtL".contains(d) {
+                continue;
+            }
+            if d != '%' {
+                out.push(d);
+            }
+            break;
+        }
+    }
+    out
+}
+
 /// The string literal's escapes (`\n`, `\t`, `\\`, `\"`, `\'`, `\0`) as the characters they
 /// stand for (C11 6.4.4.4); an unknown escape stays as written.
-fn unescape(s: &str) -> String {
+pub(crate) fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -318,6 +341,15 @@ fn c_general(x: f64, p: usize) -> String {
 mod tests {
     use super::*;
     use crate::types::Scalar;
+
+    #[test]
+    fn conversions_are_listed_in_argument_order() {
+        // C11 7.21.6.1/4: `%-8.3lf` is one `f`; `%%` converts no argument.
+        assert_eq!(
+            conversions("a %d %% %-8.3lf %s|%5.2s %p\\n"),
+            vec!['d', 'f', 's', 's', 'p']
+        );
+    }
 
     fn i(n: i128) -> LaneVal {
         Ok(KVal::int(Scalar::I32, n))

@@ -738,6 +738,9 @@ impl std::fmt::Display for KVal {
                 f.write_str("}")
             }
             KVal::Ptr { buf, .. } if *buf == NULL_BUF => write!(f, "NULL"),
+            KVal::Ptr { buf, offset, .. } if *buf >= crate::memory::STRING_BUF => {
+                write!(f, "&string{}[{offset}]", buf - crate::memory::STRING_BUF)
+            }
             KVal::Ptr { buf, offset, .. } => write!(f, "&buffer{buf}[{offset}]"),
         }
     }

@@ -120,10 +120,28 @@ impl Executor {
             }
             ExprKind::Bool(b) => lanewise(mask, &mut |_| Ok(KVal::bool(*b))),
             ExprKind::SizeOf(n) => lanewise(mask, &mut |_| Ok(KVal::int(Scalar::U64, *n as i128))),
-            ExprKind::Str(_) => {
-                let m = "a string literal has no value in a lane".to_string();
-                cx.note(Level::Error, e.span, m.clone(), "", None);
-                lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
+            // A string literal's value is a pointer to its first character (C++17
+            // [conv.array]/1 of the literal's array, [lex.string]/8), read-only
+            // ([`crate::memory::STRING_BUF`]).
+            ExprKind::Str(text) => {
+                match self
+                    .trace
+                    .memory
+                    .intern_string(&crate::printf::unescape(text))
+                {
+                    Some(buf) => lanewise(mask, &mut |_| {
+                        Ok(KVal::Ptr {
+                            elem: crate::types::ValTy::scalar(Scalar::I8),
+                            buf,
+                            offset: 0,
+                        })
+                    }),
+                    None => {
+                        let m = "more distinct string literals than the run holds".to_string();
+                        cx.note(Level::Error, e.span, m.clone(), "", None);
+                        lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
+                    }
+                }
             }
             ExprKind::Ident(name) => match self.idents.get(&(self.cur, e.id)).copied() {
                 Some(slot) => self.read_var(w, slot, e.span, mask, cx),

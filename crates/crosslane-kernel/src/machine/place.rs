@@ -121,7 +121,9 @@ impl Executor {
                 cx.note(
                     Level::Warning,
                     span,
-                    if name.is_empty() {
+                    if self.trace.memory.string_of(buf).is_some() {
+                        m.clone()
+                    } else if name.is_empty() {
                         "reads through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1)"
                             .to_string()
                     } else {
@@ -468,7 +470,9 @@ impl Executor {
                 cx.note(
                     Level::Warning,
                     span,
-                    if name.is_empty() {
+                    if self.trace.memory.string_of(buf).is_some() {
+                        format!("{m}; nothing is written")
+                    } else if name.is_empty() {
                         "writes through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1); nothing is written".to_string()
                     } else {
                         format!(

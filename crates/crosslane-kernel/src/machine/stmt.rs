@@ -523,6 +523,7 @@ impl Executor {
                     })
                     .collect();
                 let warp_index = self.warps[w].index;
+                let convs = crate::printf::conversions(&fmt);
                 // Each lane's call costs its formatting, kept or not (past the line cap).
                 let calls = active.iter().filter(|&l| l < lanes).count() as u64;
                 self.meter
@@ -541,8 +542,30 @@ impl Executor {
                         );
                         break;
                     }
-                    let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
-                    let out = crate::printf::format_line_strs(&fmt, &lane_args, &strs);
+                    let mut lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
+                    // A `char` pointer chosen in the lane (`c ? "odd" : "even"`, a `const
+                    // char*` variable): `%s` prints the characters it points to.
+                    let mut lane_strs = strs.clone();
+                    for (k, a) in lane_args.iter_mut().enumerate() {
+                        let Ok(KVal::Ptr { elem, buf, offset }) = a else {
+                            continue;
+                        };
+                        if convs.get(k) != Some(&'s') {
+                            continue;
+                        }
+                        if elem.lanes > 1 || !matches!(elem.scalar, Scalar::I8 | Scalar::U8) {
+                            continue;
+                        }
+                        match self.trace.memory.c_string(
+                            *buf,
+                            *offset,
+                            crate::printf::MAX_PRINTF_FIELD,
+                        ) {
+                            Ok(text) => lane_strs[k] = Some(text.replace('\\', "\\\\")),
+                            Err(why) => *a = Err(Undef::at(args[k + 1].span, why)),
+                        }
+                    }
+                    let out = crate::printf::format_line_strs(&fmt, &lane_args, &lane_strs);
                     if let Some(n) = out.capped {
                         cx.note(
                             Level::Warning,

@@ -127,22 +127,24 @@ impl Parser<'_> {
                         ))
                     }
                 };
-                let c = parse_imm(&ops[3]).filter(|c| c & 0xff == clamp && c >> 13 == 0);
-                let Some(c) = c else {
-                    return refuse(format!(
-                        "`{m}`: its third operand must be the constant `((32 - width) << 8) | \
-                         {clamp:#x}` (PTX ISA, shfl.sync); call `{name}` instead"
-                    ));
+                // C written in the string, or an operand whose value is known before the run
+                // (a literal, a constant, a template argument), or one that is not.
+                let c_expr = operand(&ops[3])?;
+                let known = parse_imm(&ops[3])
+                    .or_else(|| super::const_int(&c_expr).and_then(|v| u64::try_from(v).ok()))
+                    .or_else(|| self.fold_int(&c_expr).and_then(|v| u64::try_from(v).ok()));
+                let form = |c: u64| c & 0xff == clamp && c >> 13 == 0;
+                let (w, keep) = match known {
+                    Some(c) if form(c) => (self.e_int(at, 32 - (c >> 8) as i64), None),
+                    Some(c) => {
+                        return refuse(format!(
+                            "`{m}`: its third operand is {c:#x}; only the form `((32 - width) << \
+                             8) | {clamp:#x}` is emulated (PTX ISA, shfl.sync: the segment mask \
+                             and the clamp of a `{name}` of that width); call `{name}` instead"
+                        ))
+                    }
+                    None => self.shfl_runtime_c(at, &c_expr, clamp),
                 };
-                let width = 32 - (c >> 8);
-                let w = Expr::new(
-                    ExprKind::Int {
-                        value: width,
-                        unsigned: false,
-                        long: false,
-                    },
-                    at,
-                );
                 // `.b32` moves the source's 32 bits unchanged: a float source's bits go in,
                 // and a float destination takes the bits back.
                 let mut src = operand(&ops[1])?;
@@ -150,7 +152,13 @@ impl Parser<'_> {
                     src = Expr::new(ExprKind::Call("__float_as_uint".into(), vec![src]), at);
                 }
                 let args = vec![operand(&ops[4])?, src, operand(&ops[2])?, w];
-                let value = Expr::new(ExprKind::Call(name.into(), args), at);
+                let mut value = Expr::new(ExprKind::Call(name.into(), args), at);
+                if let Some((ok, why)) = keep {
+                    value = Expr::new(
+                        ExprKind::Call(crate::builtins::VALID_ONLY.into(), vec![value, ok, why]),
+                        at,
+                    );
+                }
                 if is_float(&ops[0]) {
                     let value =
                         Expr::new(ExprKind::Call("__uint_as_float".into(), vec![value]), at);
@@ -174,6 +182,43 @@ impl Parser<'_> {
             }
         };
         Ok(self.asm_assign(at, dest, value))
+    }
+
+    /// The width of a `shfl.sync` whose operand C (`c`) is known only in the run, each lane's
+    /// own (PTX ISA, shfl.sync: `c` is read per thread; its bits 12:8 are the segment mask
+    /// `32 - width`): `32 - ((c >> 8) & 0x1f)`, and the check that keeps the result where `c`
+    /// has the form `((32 - width) << 8) | clamp` and leaves it undefined elsewhere with the
+    /// reason (another segment mask or clamp is not emulated).
+    fn shfl_runtime_c(&mut self, at: Span, c: &Expr, clamp: u64) -> (Expr, Option<(Expr, Expr)>) {
+        use crate::types::BinOp;
+        let bin = |op: BinOp, a: Expr, b: Expr| {
+            Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at)
+        };
+        let seg = bin(
+            BinOp::And,
+            bin(BinOp::Shr, c.clone(), self.e_int(at, 8)),
+            self.e_int(at, 0x1f),
+        );
+        let width = bin(BinOp::Sub, self.e_int(at, 32), seg);
+        let low = bin(
+            BinOp::Eq,
+            bin(BinOp::And, c.clone(), self.e_int(at, 0xff)),
+            self.e_int(at, clamp as i64),
+        );
+        let high = bin(
+            BinOp::Eq,
+            bin(BinOp::Shr, c.clone(), self.e_int(at, 13)),
+            self.e_int(at, 0),
+        );
+        let ok = Expr::new(ExprKind::Logical(true, Box::new(low), Box::new(high)), at);
+        let why = Expr::new(
+            ExprKind::Str(format!(
+                "the shfl.sync operand C is not of the form ((32 - width) << 8) | {clamp:#x} in \
+                 this lane; only that form is emulated (PTX ISA, shfl.sync)"
+            )),
+            at,
+        );
+        (width, Some((ok, why)))
     }
 
     /// `dest = (unsigned)value;` as the `asm` statement's own.

@@ -46,7 +46,8 @@ impl Parser<'_> {
         let Some(op) = op else { return Ok(lhs) };
         // `(c ? a : b) = v`: the lvalue the condition names ([`super::cond_lvalue`]).
         let lhs = self.cond_lvalue(lhs);
-        if let Some(e) = super::ref_cast::read_only_target(&lhs) {
+        let view = self.ref_cast_writable(&lhs);
+        if let Some(e) = super::ref_cast::read_only_target(&lhs).filter(|_| !view) {
             return Err(e);
         }
         let op_at = self.span();
@@ -60,6 +61,12 @@ impl Parser<'_> {
         } else {
             self.assign_expr()?
         };
+        if view {
+            // A write through `reinterpret_cast<T&>(x)` of a variable ([`super::ref_cast`]).
+            if let Some(kind) = self.ref_cast_write(&lhs, op, rhs.clone()) {
+                return self.node(kind, lhs.span);
+            }
+        }
         if let Some(b) = op {
             // `a += b` on a struct: its `operator+=` ([`super::operators`]).
             if let Some(call) = self.compound_operator(b, &lhs, &rhs, op_at)? {

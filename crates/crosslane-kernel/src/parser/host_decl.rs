@@ -294,7 +294,7 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i) else { return };
                 if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
                     st.arrays.insert(name.clone(), n);
-                    let elem = host_elem_bytes(&toks[k..i - 1]);
+                    let elem = self.declarator_elem_bytes(k, i);
                     match elem.and_then(|b| u64::try_from(n).ok()?.checked_mul(b)) {
                         Some(bytes) => st.array_bytes.insert(name.clone(), bytes),
                         None => st.array_bytes.remove(&name),
@@ -693,6 +693,40 @@ impl Parser<'_> {
             }
         }
         true
+    }
+}
+
+impl Parser<'_> {
+    /// The bytes of one element of the host array declared by the declarator whose name is
+    /// the token before `i`, in the declaration starting at `k`: the declaration's type words
+    /// with the declarator's own `*`s (C++17 [dcl.decl]/3: every init-declarator takes the
+    /// declaration's specifiers, so `hc` of `float ha[4], hc[10];` is a `float[10]`).
+    fn declarator_elem_bytes(&self, k: usize, i: usize) -> Option<u64> {
+        let toks = self.toks;
+        // The declarator's start: back from its name over `*`, `&`, `::` and names, to the
+        // `,` ending the previous declarator (or the declaration's start).
+        let mut from = i - 1;
+        while from > k && !matches!(toks[from - 1].tok, Tok::Punct(",")) {
+            from -= 1;
+        }
+        if from == k {
+            return host_elem_bytes(&toks[k..i - 1]);
+        }
+        // A later declarator: the declaration's type words are the first declarator's words
+        // before its `*` or its name.
+        let mut end = k;
+        while end < from && matches!(toks[end].tok, Tok::Ident(_) | Tok::Punct("::")) {
+            end += 1;
+        }
+        if !matches!(toks.get(end).map(|t| &t.tok), Some(Tok::Punct("*" | "&"))) {
+            end = end.saturating_sub(1);
+        }
+        if end <= k {
+            return None;
+        }
+        let mut words = toks[k..end].to_vec();
+        words.extend_from_slice(&toks[from..i - 1]);
+        host_elem_bytes(&words)
     }
 }
 

@@ -210,8 +210,19 @@ impl Parser<'_> {
             }
             return Ok(true);
         }
+        let before = self.pos;
         if let Some(f) = self.function()? {
             program.functions.push(f);
+            return Ok(true);
+        }
+        if matches!(self.peek(0), Tok::Eof) {
+            // Skipped prototypes or host functions ran to the end.
+            return Ok(false);
+        }
+        if self.pos != before {
+            // Prototypes were skipped (`__device__ float f(float);`, `extern "C" __global__
+            // void k(float*);`): what follows them is a new item of any kind (a template, a
+            // struct, an alias, a constant), read from the top.
             return Ok(true);
         }
         if matches!(self.peek(0), Tok::Eof) {
@@ -600,6 +611,51 @@ impl Parser<'_> {
         Ok(Some(Some(f)))
     }
 
+    /// `__grid_constant__` among the qualifiers of the parameter starting at `from`: CUDA C++
+    /// Programming Guide, "__grid_constant__": the annotation applies to a `const`-qualified
+    /// kernel parameter of non-reference type, so one without `const`, or a reference or a
+    /// pointer, is refused as nvcc refuses it; a `const` by-value parameter reads as any other.
+    fn grid_constant_param(&self, from: usize) -> PResult<()> {
+        let toks = self.toks;
+        let Some(g) = toks[from..self.pos]
+            .iter()
+            .find(|t| matches!(&t.tok, Tok::Ident(w) if w == "__grid_constant__"))
+        else {
+            return Ok(());
+        };
+        // The parameter's tokens: to its `,` or `)` at depth 0.
+        let mut depth = 0usize;
+        let mut end = from;
+        while end < toks.len() {
+            match toks[end].tok {
+                Tok::Punct("(" | "[" | "{" | "<") => depth += 1,
+                Tok::Punct(")" | "]" | "}" | ">") if depth > 0 => depth -= 1,
+                Tok::Punct(")" | ",") => break,
+                Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                Tok::Eof => break,
+                _ => {}
+            }
+            end += 1;
+        }
+        let part = &toks[from..end];
+        let konst = part
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
+        let indirect = part
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Punct("&" | "&&" | "*")));
+        if konst && !indirect {
+            return Ok(());
+        }
+        Err(KernelError::new(
+            g.line,
+            g.col,
+            "`__grid_constant__` applies to a `const`-qualified kernel parameter passed by value \
+             (CUDA C++ Programming Guide, \"__grid_constant__\"): write `const \
+             __grid_constant__ T name`",
+        ))
+    }
+
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
         self.leaf_pending.clear();
@@ -640,6 +696,7 @@ impl Parser<'_> {
             let this_slot = slot;
             slot += 1;
             self.qualifiers()?;
+            self.grid_constant_param(at_pos)?;
             if let Some((name, group)) = self.cg_param()? {
                 // A group parameter holds the group's member mask; the body's uses of the
                 // group are lowered by its kind.
@@ -681,7 +738,7 @@ impl Parser<'_> {
             if self.is_word("void") {
                 let mut j = 1;
                 while matches!(self.peek(j), Tok::Punct("*"))
-                    || matches!(self.peek(j), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict"))
+                    || matches!(self.peek(j), Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"))
                 {
                     j += 1;
                 }

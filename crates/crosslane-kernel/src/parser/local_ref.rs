@@ -55,6 +55,21 @@ impl Parser<'_> {
         init: &Expr,
     ) -> PResult<Option<Vec<Declarator>>> {
         let mut hidden = Vec::new();
+        // `uint32_t& u = reinterpret_cast<uint32_t&>(h2);`: a second name of the view of
+        // `h2`'s bytes, read and written as `super::ref_cast` reads and writes it, its index
+        // bound once as any reference's.
+        if self.ref_cast_writable(init) {
+            if let ExprKind::Call(n, args) = &init.kind {
+                if let Some(x) = self.ref_place(&args[1], &mut hidden)? {
+                    let view = Expr::new(
+                        ExprKind::Call(n.clone(), vec![args[0].clone(), x]),
+                        init.span,
+                    );
+                    self.bind_name(name, ty, view);
+                    return Ok(Some(hidden));
+                }
+            }
+        }
         let Some(place) = self.ref_place(init, &mut hidden)? else {
             if is_const {
                 return Ok(None);

@@ -398,7 +398,7 @@ fn level(toks: &[Token], tparams: &[TParam]) -> u8 {
         .map(|t| &t.tok)
         .filter(|t| {
             !matches!(t, Tok::Punct("&" | "&&"))
-                && !matches!(t, Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "typename"))
+                && !matches!(t, Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__restrict" | "restrict" | "__grid_constant__" | "typename"))
         })
         .collect();
     let mut kept = kept.as_slice();
@@ -539,7 +539,11 @@ impl Parser<'_> {
             while j > from {
                 match &toks[j - 1].tok {
                     Tok::Punct("*") => stars += 1,
-                    Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__") => {}
+                    Tok::Ident(w)
+                        if matches!(
+                            w.as_str(),
+                            "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"
+                        ) => {}
                     _ => break,
                 }
                 j -= 1;

@@ -26,6 +26,9 @@ pub(super) const QUALIFIERS: &[&str] = &[
     "__restrict__",
     "__restrict",
     "restrict",
+    // CUDA C++ Programming Guide, "__grid_constant__": a `const`-qualified by-value kernel
+    // parameter the kernel reads in place; it changes no value a lane sees.
+    "__grid_constant__",
     "extern",
     "__shared__",
     "__constant__",
@@ -304,6 +307,17 @@ impl Parser<'_> {
             }
         }
         Ok((entry, storage, bounds))
+    }
+
+    /// The cv-qualifiers and restrict qualifiers after a declarator's `*` (C++17 [dcl.ptr]/1:
+    /// `* cv-qualifier-seq`; nvcc's and clang's `__restrict__`/`__restrict`, CUDA C++
+    /// Programming Guide, "__restrict__"; C99's `restrict`): none changes a value, so they are
+    /// skipped.
+    pub(super) fn eat_ptr_qualifiers(&mut self) {
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"))
+        {
+            self.bump();
+        }
     }
 
     /// A base type: keyword combination, alias, `__NATIVE_VECTOR__(N, T)`, or an unknown name

@@ -78,6 +78,7 @@ mod kernel_operators;
 mod kernel_overloads;
 mod kernel_partial_bytes;
 mod kernel_per_lane;
+mod kernel_port_gaps;
 mod kernel_ptx_asm;
 mod kernel_racecheck;
 mod kernel_recursion;

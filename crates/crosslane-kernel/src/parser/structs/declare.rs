@@ -415,7 +415,7 @@ impl Parser<'_> {
                     many = true;
                 } else if self.eat("&") {
                     reference = true;
-                } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__"))
+                } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"))
                 {
                     self.bump();
                 } else {

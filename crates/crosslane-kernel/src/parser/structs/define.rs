@@ -207,6 +207,9 @@ impl Parser<'_> {
                         FieldTy::Val(v) => FieldTy::Ptr(v),
                         _ => return self.unsupported("this pointer member is not supported (pointers to structs or to pointers); use a pointer to a scalar type"),
                     };
+                    // `const float* __restrict__ x;`, `float* const p;`: qualifiers of the
+                    // pointer itself ([dcl.ptr]/1), which change no value read or written.
+                    self.eat_ptr_qualifiers();
                 }
                 // `V& operator+=(…)`: an operator returning its receiver.
                 let amp = usize::from(
