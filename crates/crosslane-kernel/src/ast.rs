@@ -524,7 +524,7 @@ pub struct Program {
     pub library_lines: Vec<u32>,
     /// Device-to-host copies of cells launches left (`cudaMemcpy(h, d, …,
     /// cudaMemcpyDeviceToHost)` after a launch given `d`), whose values host code goes on to
-    /// use: `sequence_readback.rs` runs those launches and reads the program again with the
+    /// use: `sequence/readback.rs` runs those launches and reads the program again with the
     /// copied values in `h`.
     #[serde(skip)]
     pub readbacks: Vec<Readback>,

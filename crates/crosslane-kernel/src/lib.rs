@@ -73,7 +73,6 @@ pub mod reinterpret;
 pub mod replay;
 pub mod report;
 mod sequence;
-mod sequence_readback;
 mod sequence_vars;
 pub mod trace;
 pub mod types;

@@ -129,11 +129,7 @@ pub struct Memory {
     pub strings: Vec<String>,
 }
 
-/// The buffer index of the first string literal held as a value ([`Memory::strings`]): far
-/// above any buffer a launch allocates and below [`crate::types::NULL_BUF`]. A string literal
-/// is an array of `const char` with static storage duration whose last element is a null
-/// character (C++17 [lex.string]/8, /16); reading it is defined, writing it is undefined.
-pub const STRING_BUF: usize = 1 << 40;
+pub use crate::types::STRING_BUF;
 
 /// The most string literals one run holds as values (distinct texts; a repeated literal is
 /// one).

@@ -23,6 +23,8 @@
 //! naming that launch and its host line; one that hits a limit or stops at an error ends the
 //! run with that outcome, naming it (an earlier one before the traced launch starts).
 
+mod readback;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
@@ -739,9 +741,9 @@ impl Executor {
         config: LaunchConfig,
     ) -> Result<Self, KernelError> {
         // Device-to-host copies of launches' cells that host code goes on to use: read the
-        // program again with their values (`sequence_readback.rs`).
+        // program again with their values (`sequence/readback.rs`).
         if !config.single_launch && !parsed.program.readbacks.is_empty() {
-            parsed = super::sequence_readback::resolve(source, parsed, &config);
+            parsed = readback::resolve(source, parsed, &config);
         }
         // The launch `prepare` will choose: the entry as it resolves it.
         let mut probe = config.clone();

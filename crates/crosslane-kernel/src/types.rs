@@ -263,6 +263,12 @@ pub enum Ty {
     Ptr(ValTy),
 }
 
+/// The buffer index of the first string literal held as a value ([`crate::memory::Memory::strings`]): far
+/// above any buffer a launch allocates and below [`NULL_BUF`]. A string literal
+/// is an array of `const char` with static storage duration whose last element is a null
+/// character (C++17 [lex.string]/8, /16); reading it is defined, writing it is undefined.
+pub const STRING_BUF: usize = 1 << 40;
+
 /// The buffer index of the null pointer (`NULL`, `nullptr`, a pointer set to 0): it names no
 /// buffer, so reading or writing through it is an error at its line (C++17 [conv.ptr]/1, [expr.unary.op]/1:
 /// dereferencing a null pointer is undefined).
@@ -738,8 +744,8 @@ impl std::fmt::Display for KVal {
                 f.write_str("}")
             }
             KVal::Ptr { buf, .. } if *buf == NULL_BUF => write!(f, "NULL"),
-            KVal::Ptr { buf, offset, .. } if *buf >= crate::memory::STRING_BUF => {
-                write!(f, "&string{}[{offset}]", buf - crate::memory::STRING_BUF)
+            KVal::Ptr { buf, offset, .. } if *buf >= STRING_BUF => {
+                write!(f, "&string{}[{offset}]", buf - STRING_BUF)
             }
             KVal::Ptr { buf, offset, .. } => write!(f, "&buffer{buf}[{offset}]"),
         }

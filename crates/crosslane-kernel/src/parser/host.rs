@@ -899,7 +899,7 @@ impl Parser<'_> {
                             }
                             st.copied.insert(d.clone(), st.fills.get(&h).cloned());
                             Self::copy_members(st, &d, &h);
-                            super::host_d2d::cut_dev_copies(st, &d, None);
+                            st.cut_dev_copies(&d, None);
                             st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
@@ -917,14 +917,14 @@ impl Parser<'_> {
                                 text_of(&toks[k..=c]),
                                 toks[k].line
                             );
-                            super::host_d2d::cut_dev_copies(st, &h, None);
+                            st.cut_dev_copies(&h, None);
                             st.writes.insert(h.clone(), DevWrite::Other(why));
                             st.prior.remove(&h);
                         } else if let (false, Some(h)) =
                             (to_device, dst.or_else(|| self.host_dst(st, parts.first())))
                         {
                             // Copied back from the device: host code no longer knows it, unless
-                            // the cells are read (`host_d2d::read_back`).
+                            // the cells are read (`host_d2d`'s `read_back`).
                             if !st.mallocs.contains_key(&h) && !self.read_back(st, k, &parts, &h) {
                                 let why = format!(
                                     "`{name}` at line {} copies the device's values into it",

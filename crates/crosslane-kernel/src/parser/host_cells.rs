@@ -34,6 +34,10 @@ use crate::types::{BinOp, Scalar};
 /// Most cells of one host array read cell by cell (a larger one is left to the other readers).
 const MAX_CELLS: i128 = 1 << 20;
 
+/// The host statement evaluator (host_eval's `eval_mut`): an expression's value over the
+/// named host values, assigning into them.
+pub(super) type EvalFn = fn(&Expr, &mut HashMap<String, HostVal>) -> Option<HostVal>;
+
 /// The text of a cell nothing wrote.
 const UNDEF: &str = "undef";
 
@@ -384,16 +388,18 @@ impl Parser<'_> {
         out
     }
 
-    /// Evaluates `e` ([`super::host_eval::eval_mut`]) with the cells of `cells` bound, and
-    /// stores back each cell it assigned, converted to the array's element type ([expr.ass]/3).
+    /// Evaluates `e` with `eval` (host_eval's `eval_mut`, passed in so that this module does
+    /// not name the evaluator that names it) with the cells of `cells` bound, and stores back
+    /// each cell it assigned, converted to the array's element type ([expr.ass]/3).
     pub(super) fn eval_cells(
         &self,
         e: &Expr,
         env: &mut HashMap<String, HostVal>,
         cells: &mut RunCells,
+        eval: EvalFn,
     ) -> Result<Option<HostVal>, String> {
         if cells.arrays.is_empty() {
-            return Ok(super::host_eval::eval_mut(e, env));
+            return Ok(eval(e, env));
         }
         let mut out = e.clone();
         let mut bound = Vec::new();
@@ -414,7 +420,7 @@ impl Parser<'_> {
             self.bind_in(&mut out, env, &look, &get, &mut bound)
         };
         let v = match r {
-            Ok(()) => super::host_eval::eval_mut(&out, env),
+            Ok(()) => eval(&out, env),
             Err(why) => {
                 for b in &bound {
                     env.remove(&b.name);

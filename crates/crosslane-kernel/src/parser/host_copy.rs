@@ -200,7 +200,7 @@ impl Parser<'_> {
             (Some(_), Some(o), Some(n)) => u64::try_from(o).ok().map(|o| (o, n)),
             _ => None,
         };
-        super::host_d2d::cut_dev_copies(st, &d, range);
+        st.cut_dev_copies(&d, range);
         match (&merged, after_launch, off, cells, elem) {
             (Some(_), true, Some(o), Some(n), Some(e)) => {
                 let (o, n, e) = (o as u64, n, e);

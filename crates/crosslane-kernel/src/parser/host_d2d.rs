@@ -21,6 +21,18 @@ use crate::lexer::Tok;
 /// as the type's size), as a fill's text: `None` for a type not known here, a float whose bits
 /// are a NaN (the emulator keeps no NaN payload), or a `bool` byte other than 0 and 1 (no
 /// value of `bool`: C++17 [basic.fundamental]/6 gives it the values `true` and `false` only).
+/// The `w` bytes a memset fill (`u8:1` over the whole buffer, or `u8:1,1,undef,…`) gives, as
+/// a byte list's items; `None` for any other fill.
+pub(super) fn memset_bytes(fill: &str, w: u64) -> Option<Vec<String>> {
+    let list = fill.strip_prefix("u8:")?;
+    let mut items: Vec<String> = list.split(',').map(str::to_string).collect();
+    if items.len() == 1 {
+        items = vec![items[0].clone(); usize::try_from(w).ok()?];
+    }
+    items.resize(usize::try_from(w).ok()?, "undef".to_string());
+    Some(items)
+}
+
 pub(super) fn cell_of_bytes(w: &str, b: &[u8]) -> Option<String> {
     let mut a = [0u8; 8];
     let n = b.len().min(8);
@@ -55,7 +67,7 @@ pub(super) fn cell_of_bytes(w: &str, b: &[u8]) -> Option<String> {
 /// or a byte list with `undef` items) gives: a cell with an undefined byte is undefined.
 /// `None` when a cell's bytes are no value text here ([`cell_of_bytes`]).
 pub(super) fn memset_cells(fill: &str, w: &str, e: u64, total: u64) -> Option<Vec<String>> {
-    let bytes = super::host_mem::memset_bytes(fill, total.checked_mul(e)?)?;
+    let bytes = memset_bytes(fill, total.checked_mul(e)?)?;
     let e = usize::try_from(e).ok()?.max(1);
     bytes
         .chunks(e)
@@ -100,44 +112,6 @@ pub(super) fn base_cells(st: &HostState, d: &str) -> Result<Vec<String>, String>
     }
 }
 
-/// Removes from allocation `d`'s recorded copies of launches' cells ([`HostState::dev_copies`])
-/// the elements `start..start + len` a later write covers; `None` (a write whose range is not
-/// read) removes them all.
-pub(super) fn cut_dev_copies(st: &mut HostState, d: &str, range: Option<(u64, u64)>) {
-    let Some((s, n)) = range else {
-        st.dev_copies.remove(d);
-        return;
-    };
-    let Some(list) = st.dev_copies.get_mut(d) else {
-        return;
-    };
-    let end = s.saturating_add(n);
-    let mut out = Vec::new();
-    for r in list.drain(..) {
-        let r_end = r.at.saturating_add(r.len);
-        if r_end <= s || r.at >= end {
-            out.push(r);
-            continue;
-        }
-        if r.at < s {
-            out.push(DevCopy {
-                len: s - r.at,
-                ..r.clone()
-            });
-        }
-        if r_end > end {
-            let skip = end - r.at;
-            out.push(DevCopy {
-                at: end,
-                len: r_end - end,
-                src_at: r.src_at.saturating_add(skip),
-                ..r.clone()
-            });
-        }
-    }
-    *list = out;
-}
-
 impl Parser<'_> {
     /// `cudaMemcpy(dst, src, count, kind)` at `k` (its `)` at `c`, arguments `parts`) between
     /// two device allocations host code made (`kind` `…DeviceToDevice` or `…Default`): records
@@ -179,7 +153,7 @@ impl Parser<'_> {
             .and_then(super::const_eval::HostVal::int)
             .and_then(|n| u64::try_from(n).ok());
         let fail = |st: &mut HostState, why: String| {
-            cut_dev_copies(st, &d, None);
+            st.cut_dev_copies(&d, None);
             st.prior.remove(&d);
             st.host_cells.remove(&d);
             st.writes.insert(d.clone(), DevWrite::Other(why));
@@ -294,7 +268,7 @@ impl Parser<'_> {
                 format!("{what} copies into part of `{d}`, whose other cells are not read here"),
             );
         }
-        cut_dev_copies(st, &d, Some((doff, n)));
+        st.cut_dev_copies(&d, Some((doff, n)));
         st.dev_copies.entry(d).or_default().extend(recs);
         true
     }
@@ -477,7 +451,7 @@ impl Parser<'_> {
 
 thread_local! {
     /// The values of device-to-host copies of launches' cells the reading again is given
-    /// (`crate::sequence_readback`), by the copy call's line and column.
+    /// (`crate::sequence`'s `readback`), by the copy call's line and column.
     pub(crate) static READBACKS: std::cell::RefCell<std::collections::HashMap<(u32, u32), Vec<String>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }

@@ -453,7 +453,7 @@ impl Parser<'_> {
             return Err(format!("`{}` is not an expression read here", text()));
         };
         let v = self
-            .eval_cells(&e, &mut run.env, &mut run.cells)
+            .eval_cells(&e, &mut run.env, &mut run.cells, eval_mut)
             .map_err(|why| format!("`{}`: {why}", text()))?;
         v.ok_or_else(|| {
             let why = self.toks[a..b].iter().find_map(|t| match &t.tok {

@@ -27,18 +27,6 @@ use crate::lexer::Tok;
 /// buffer is one value however large).
 const MAX_MEMSET_LIST: u64 = 1 << 20;
 
-/// The `w` bytes a memset fill (`u8:1` over the whole buffer, or `u8:1,1,undef,…`) gives, as
-/// a byte list's items; `None` for any other fill.
-pub(super) fn memset_bytes(fill: &str, w: u64) -> Option<Vec<String>> {
-    let list = fill.strip_prefix("u8:")?;
-    let mut items: Vec<String> = list.split(',').map(str::to_string).collect();
-    if items.len() == 1 {
-        items = vec![items[0].clone(); usize::try_from(w).ok()?];
-    }
-    items.resize(usize::try_from(w).ok()?, "undef".to_string());
-    Some(items)
-}
-
 /// Statements that name a device pointer or host array without writing it.
 const NO_WRITE: &[&str] = &[
     "cudaFree",
@@ -97,7 +85,7 @@ impl Parser<'_> {
         let range = start
             .zip(bytes)
             .map(|(s, n)| (s / e, (s % e + n).div_ceil(e)));
-        super::host_d2d::cut_dev_copies(st, &d, range);
+        st.cut_dev_copies(&d, range);
         // Launches given `d` before: a memset of part of it keeps what they wrote elsewhere.
         let after_launch = st.prior.get(&d).is_some_and(|p| !p.is_empty());
         // A memset of whole cells over a host copy whose values are known: the copy's
@@ -144,7 +132,9 @@ impl Parser<'_> {
                     // keeps the earlier memset's bytes (`sequence.rs` puts the launches'
                     // cells over them, but for this memset's, `host_cells`).
                     let mut list = match st.writes.get(&d) {
-                        Some(DevWrite::Memset(Ok((old, _)))) => memset_bytes(old, w),
+                        Some(DevWrite::Memset(Ok((old, _)))) => {
+                            super::host_d2d::memset_bytes(old, w)
+                        }
                         _ => None,
                     }
                     .unwrap_or_else(|| vec!["undef".to_string(); w as usize]);

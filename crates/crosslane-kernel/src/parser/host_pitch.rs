@@ -142,10 +142,10 @@ impl Parser<'_> {
                     ((Some(dp), Some(w), Some(hgt)), Some(e)) if hgt <= MAX_FILL as u64 => {
                         for r in 0..hgt {
                             let at = r.saturating_mul(dp) / e;
-                            super::host_d2d::cut_dev_copies(st, &dst, Some((at, w.div_ceil(e))));
+                            st.cut_dev_copies(&dst, Some((at, w.div_ceil(e))));
                         }
                     }
-                    _ => super::host_d2d::cut_dev_copies(st, &dst, None),
+                    _ => st.cut_dev_copies(&dst, None),
                 }
                 st.copied.insert(dst.clone(), Some((cells, line)));
                 st.writes.insert(dst.clone(), DevWrite::Copy);

@@ -131,3 +131,43 @@ impl HostState {
         out
     }
 }
+
+impl HostState {
+    /// Removes from allocation `d`'s recorded copies of launches' cells ([`HostState::dev_copies`])
+    /// the elements `start..start + len` a later write covers; `None` (a write whose range is not
+    /// read) removes them all.
+    pub(super) fn cut_dev_copies(&mut self, d: &str, range: Option<(u64, u64)>) {
+        let Some((s, n)) = range else {
+            self.dev_copies.remove(d);
+            return;
+        };
+        let Some(list) = self.dev_copies.get_mut(d) else {
+            return;
+        };
+        let end = s.saturating_add(n);
+        let mut out = Vec::new();
+        for r in list.drain(..) {
+            let r_end = r.at.saturating_add(r.len);
+            if r_end <= s || r.at >= end {
+                out.push(r);
+                continue;
+            }
+            if r.at < s {
+                out.push(crate::ast::DevCopy {
+                    len: s - r.at,
+                    ..r.clone()
+                });
+            }
+            if r_end > end {
+                let skip = end - r.at;
+                out.push(crate::ast::DevCopy {
+                    at: end,
+                    len: r_end - end,
+                    src_at: r.src_at.saturating_add(skip),
+                    ..r.clone()
+                });
+            }
+        }
+        *list = out;
+    }
+}

@@ -1028,7 +1028,6 @@ pub fn const_int(e: &Expr) -> Option<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Scalar, Ty};
 
     #[test]
     fn precedence_is_c() {

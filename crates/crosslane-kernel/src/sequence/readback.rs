@@ -11,11 +11,11 @@
 
 use std::collections::HashMap;
 
-use super::ast::{HostLaunch, Readback, Span};
-use super::exec::LaunchConfig;
-use super::parser::host_d2d::READBACKS;
-use super::parser::Parsed;
-use super::sequence::{earlier, pick, run_one, Ran};
+use super::{earlier, pick, run_one, Ran};
+use crate::ast::{HostLaunch, Readback, Span};
+use crate::exec::LaunchConfig;
+use crate::parser::host_d2d::READBACKS;
+use crate::parser::Parsed;
 
 /// Most times the program is read again (a chain of copies back, each needing the one before).
 pub const MAX_ROUNDS: usize = 8;
@@ -39,7 +39,7 @@ pub(crate) fn resolve(source: &str, parsed: Parsed, config: &LaunchConfig) -> Pa
             break;
         }
         READBACKS.with(|m| m.borrow_mut().clone_from(&got));
-        let again = super::front_end::parse_for_launch(source, config);
+        let again = crate::front_end::parse_for_launch(source, config);
         READBACKS.with(|m| m.borrow_mut().clear());
         match again {
             Ok(p) => parsed = p,
