@@ -263,11 +263,13 @@ pub enum Ty {
     Ptr(ValTy),
 }
 
-/// The buffer index of the first string literal held as a value ([`crate::memory::Memory::strings`]): far
-/// above any buffer a launch allocates and below [`NULL_BUF`]. A string literal
-/// is an array of `const char` with static storage duration whose last element is a null
-/// character (C++17 [lex.string]/8, /16); reading it is defined, writing it is undefined.
-pub const STRING_BUF: usize = 1 << 40;
+/// The buffer index of the first string literal held as a value
+/// ([`crate::memory::Memory::strings`]): far above any buffer a launch allocates (buffers are
+/// counted, not their bytes) and below [`NULL_BUF`], within a 32-bit `usize` (the page's
+/// wasm32 build). A string literal is an array of `const char` with static storage duration
+/// whose last element is a null character (C++17 [lex.string]/8, /16); reading it is
+/// defined, writing it is undefined.
+pub const STRING_BUF: usize = 1 << 30;
 
 /// The buffer index of the null pointer (`NULL`, `nullptr`, a pointer set to 0): it names no
 /// buffer, so reading or writing through it is an error at its line (C++17 [conv.ptr]/1, [expr.unary.op]/1:
