@@ -26,6 +26,7 @@ use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Ty};
 use crate::KernelError;
+use crosslane_core::result::Level;
 
 impl Parser<'_> {
     /// Whether a scan's last argument is a block prefix callback: a struct (or a lambda's
@@ -71,6 +72,17 @@ impl Parser<'_> {
                 format!("{lib}::BlockScan with a block prefix callback needs its TempStorage"),
             ));
         };
+        if self.hip && c.elem.scalar.is_float() {
+            self.diag(
+                at,
+                Level::Info,
+                "hipcub::BlockScan with a block prefix callback on floats: the prefix is \
+                 combined into each result of the block's scan here (`op(prefix, ·)`); \
+                 rocPRIM may combine it at another step, so a float's last places may differ"
+                    .to_string(),
+                "hipCUB / rocPRIM block_scan, prefix_callback_op",
+            );
+        }
         let ty = Ty::Val(c.elem);
         self.syn = self.syn.wrapping_add(1);
         let tag = format!("#prefix{}@{}", self.syn, at.line);
