@@ -4,9 +4,9 @@
 //! `InclusiveSum` with one.
 //!
 //! The contract (CUB API reference, `cub::BlockScan`, "block_prefix_callback_op"): a functor
-//! `T operator()(T block_aggregate)` that "the first warp of threads in the block" calls with
-//! the block-wide aggregate of this call's inputs; "the value returned by the first lane in that
-//! warp" is the prefix that seeds the scan: exclusive scans give it to thread 0 and combine it
+//! `T operator()(T block_aggregate)` that the first warp of the block calls with the
+//! block-wide aggregate of this call's inputs; the value its first lane returns is the prefix
+//! that seeds the scan: exclusive scans give it to thread 0 and combine it
 //! into every other output (`op(prefix, ·)`), inclusive scans combine it into every output.
 //! The functor is stateful (CUB's example keeps a `running_total` across the tiles of a loop):
 //! each thread calls its own copy, so only the first warp's copies change.
@@ -18,7 +18,7 @@
 //! cell, past the raking grid). The seeded scan then runs as the exclusive scan with an
 //! initial value or as the inclusive one combining the seed (`super::cub_scan`), which is
 //! CUB's `BlockScanRaking` order: the segment prefix is `op(prefix, exclusive_partial)`.
-//! hipCUB (rocPRIM `block_scan`) documents the same callback ("called by the first warp").
+//! hipCUB (rocPRIM `block_scan`) takes the same callback, called by the first warp (wavefront).
 
 use super::cub::{Body, CubClass, Op, INT};
 use super::cub_scan::ScanKind;
