@@ -27,8 +27,11 @@ use crate::KernelError;
 
 /// Which result a warp scan function computes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum ScanKind {
+pub(super) enum ScanKind {
     Inclusive,
+    /// Inclusive seeded with a prefix (a parameter, `init`): every output is `op(init, ·)`
+    /// (a `BlockScan` with a block prefix callback: [`super::cub_prefix`]).
+    InclusiveInit,
     /// Exclusive with an initial value (a parameter).
     ExclusiveInit,
     /// Exclusive without one: lane 0 undefined.
@@ -110,10 +113,27 @@ impl Parser<'_> {
             }
         };
         let agg_at = self.span();
-        let agg = self.cub_rest()?;
-        if let Some(a) = &agg {
-            self.refuse_prefix_callback(a, class, method, agg_at)?;
-        }
+        let last = self.cub_rest()?;
+        // A functor last is a block prefix callback ([`super::cub_prefix`]), else the aggregate.
+        let (agg, callback) = match last {
+            Some(a) if c.kind == Kind::BlockScan && self.cub_is_callback(&a) => {
+                if method == "ExclusiveScan" && kind == ScanKind::ExclusiveInit {
+                    return Err(KernelError::new(
+                        agg_at.line,
+                        agg_at.col,
+                        "BlockScan::ExclusiveScan takes an initial value or a block prefix \
+                         callback, not both (CUB API, cub::BlockScan: the callback's return \
+                         value is the scan's seed): drop the initial value",
+                    ));
+                }
+                (None, Some(a))
+            }
+            Some(a) => {
+                self.refuse_prefix_callback(&a, class, method, agg_at)?;
+                (Some(a), None)
+            }
+            None => (None, None),
+        };
         // The items-per-thread overloads (`InclusiveSum(items, items)`): [`super::cub_scan_items`].
         if c.kind == Kind::BlockScan {
             if let Some(n) = self.cub_items_len(&x) {
@@ -143,7 +163,7 @@ impl Parser<'_> {
                 return self.cub_scan_items(
                     c,
                     inclusive,
-                    (x, out, agg),
+                    (x, out, agg, callback),
                     n,
                     storage,
                     &mut scan_fn,
@@ -151,6 +171,20 @@ impl Parser<'_> {
                 );
             }
         }
+        // The callback's prefix seeds the scan: exclusive ones start from it (thread 0 gets
+        // it), inclusive ones combine it into every output.
+        let kind = match callback {
+            Some(functor) => {
+                let prefix =
+                    self.cub_block_prefix(c, &op, functor, x.clone(), storage.clone(), at)?;
+                init = Some(prefix);
+                match kind {
+                    ScanKind::Inclusive => ScanKind::InclusiveInit,
+                    _ => ScanKind::ExclusiveInit,
+                }
+            }
+            None => kind,
+        };
         let f = self.cub_warp_scan_fn(c, &op, kind, at);
         let mut args = vec![x.clone()];
         args.extend(init);
@@ -173,11 +207,11 @@ impl Parser<'_> {
         Ok(e)
     }
 
-    /// Refuses a scan's last argument that is no aggregate output but a block prefix callback
-    /// functor (CUB API, `cub::BlockScan`: the `block_prefix_callback_op` overloads, whose
-    /// functor the first warp calls with the block aggregate and whose lane-0 return value is
-    /// the prefix applied to every output): that overload is not modelled, and reading the
-    /// functor as the aggregate would leave every output without its prefix.
+    /// Refuses a scan's last argument that is no aggregate output but a callback: a functor or
+    /// lambda given to a `WarpScan` (CUB API, `cub::WarpScan` has no `block_prefix_callback_op`
+    /// overload), or a `BlockScan` argument of no value type that is no struct (a struct or
+    /// closure is a block prefix callback, `super::cub_prefix`); reading either as the
+    /// aggregate would lose the prefix.
     ///
     /// # Errors
     /// `a` is a struct (a functor) or of no value type (a lambda).
@@ -193,25 +227,32 @@ impl Parser<'_> {
             return Ok(());
         }
         let lib = if self.hip { "hipcub" } else { "cub" };
+        let why = if class == "BlockScan" {
+            "a block prefix callback must be a struct object or a lambda with `T operator()(T \
+             block_aggregate)` (CUB API, cub::BlockScan, `block_prefix_callback_op`)"
+        } else {
+            "WarpScan has no block prefix callback overload (CUB API, cub::WarpScan); the last \
+             argument must be a variable of the item type that receives the warp aggregate"
+        };
         Err(KernelError::new(
             at.line,
             at.col,
-            format!(
-                "{lib}::{class}::{method} with a block prefix callback functor (CUB API, \
-                 cub::BlockScan, `block_prefix_callback_op`: the first warp calls it with the \
-                 block aggregate, and lane 0's return value is added before every output) is \
-                 not supported; the last argument here must be a variable of the item type \
-                 that receives the block aggregate. Scan without the callback and add the \
-                 running prefix yourself (broadcast it through `__shared__` memory)"
-            ),
+            format!("{lib}::{class}::{method} with a callback: {why}"),
         ))
     }
 
     /// The device function of one warp scan (made once per shape), its name.
-    fn cub_warp_scan_fn(&mut self, c: &CubClass, op: &Op, kind: ScanKind, at: Span) -> String {
+    pub(super) fn cub_warp_scan_fn(
+        &mut self,
+        c: &CubClass,
+        op: &Op,
+        kind: ScanKind,
+        at: Span,
+    ) -> String {
         let lib = if self.hip { "hipcub" } else { "cub" };
         let tag = match kind {
             ScanKind::Inclusive => "incl",
+            ScanKind::InclusiveInit => "incl_init",
             ScanKind::ExclusiveInit => "excl_init",
             ScanKind::Exclusive => "excl",
             ScanKind::Total => "total",
@@ -262,7 +303,7 @@ impl Body {
         let at = self.at;
         let n = self.threads;
         let mut params = vec![self.param("v", Ty::Val(self.elem))];
-        if kind == ScanKind::ExclusiveInit {
+        if matches!(kind, ScanKind::ExclusiveInit | ScanKind::InclusiveInit) {
             params.push(self.param("init", Ty::Val(self.elem)));
         }
         let lane_id = p.e_lane(at);
@@ -289,6 +330,11 @@ impl Body {
         };
         match kind {
             ScanKind::Inclusive => {}
+            ScanKind::InclusiveInit => {
+                let with = p.cub_combine(op, "init", "v", at);
+                let set = self.assign(p, "v", with);
+                self.stmts.push(set);
+            }
             ScanKind::Total => {
                 // The last lane's inclusive result, in every lane.
                 let (v, src, w) = (
@@ -392,7 +438,7 @@ impl Body {
         let r_threads = self.threads.min(self.warp);
         let seg = (self.threads / r_threads).max(1);
         let mut params = vec![self.param("v", Ty::Val(self.elem))];
-        if kind == ScanKind::ExclusiveInit {
+        if matches!(kind, ScanKind::ExclusiveInit | ScanKind::InclusiveInit) {
             params.push(self.param("init", Ty::Val(self.elem)));
         }
         params.push(self.param("grid", Ty::Ptr(self.elem)));
@@ -455,7 +501,8 @@ impl Body {
         };
         // The segment's prefix: the inclusive total of the segment before (op(init, ·) for
         // CUB's exclusive scan with an initial value).
-        if cub && kind == ScanKind::ExclusiveInit {
+        let seeded = matches!(kind, ScanKind::ExclusiveInit | ScanKind::InclusiveInit);
+        if cub && seeded {
             let with = p.cub_combine(op, "init", "incl", at);
             self.decl(p, "__with_init", self.elem, with);
             let up = self.shfl_up(p, "__with_init", 1, r_threads);
@@ -496,14 +543,20 @@ impl Body {
             }
         } else {
             // An inclusive downsweep: the prefix joins the segment's first value except in
-            // thread 0.
+            // thread 0; CUB seeded (a prefix callback's, `BlockScanRaking::InclusiveScan` with
+            // `block_prefix_callback_op`), thread 0 too, its prefix being the seed (rocPRIM
+            // seeds the results after the grid's inclusive scan instead).
             let first = self.cell(p, "base", 0);
             self.decl(p, "run", self.elem, first);
-            let c = tid_is(p, BinOp::Ne);
             let comb = p.cub_combine(op, "prefix", "run", at);
             let set = self.assign(p, "run", comb);
-            let s = self.when(c, set);
-            self.stmts.push(s);
+            if cub && kind == ScanKind::InclusiveInit {
+                self.stmts.push(set);
+            } else {
+                let c = tid_is(p, BinOp::Ne);
+                let s = self.when(c, set);
+                self.stmts.push(s);
+            }
             let target = self.cell(p, "base", 0);
             let run = p.e_ident(at, "run");
             let st = self.store(p, target, run);
@@ -572,6 +625,11 @@ impl Body {
             }
             (true, _) => (self.cell(p, "tid", 0), kind == ScanKind::Exclusive),
             (false, ScanKind::Inclusive) => (self.cell(p, "tid", 0), false),
+            (false, ScanKind::InclusiveInit) => {
+                let own = self.cell(p, "tid", 0);
+                self.decl(p, "__own", self.elem, own);
+                (p.cub_combine(op, "init", "__own", at), false)
+            }
             (false, ScanKind::ExclusiveInit) => {
                 let before = self.cell(p, "__pi", 0);
                 self.decl(p, "__before", self.elem, before);

@@ -16,7 +16,7 @@
 //! is written, so `items` and `out` may be the same array (`InclusiveSum(items, items)`). The
 //! block aggregate is the sum of every thread's partial, as the single-item overload's.
 
-use super::cub::CubClass;
+use super::cub::{CubClass, Op};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Ty};
@@ -35,7 +35,10 @@ impl Parser<'_> {
     }
 
     /// `InclusiveSum(items, out[, agg])` / `ExclusiveSum(…)` of `BlockScan` over `n` items per
-    /// thread: the thread's partial and its block prefix declared before the statement, the
+    /// thread (or `(items, out, prefix_op)`, `callback`: the partials' exclusive scan seeded with
+    /// the callback's prefix, as CUB's items-per-thread overloads with `block_prefix_callback_op`
+    /// pass it to the single-item `ExclusiveScan`): the thread's partial and its block prefix
+    /// declared before the statement, the
     /// per-item assignments as the expression. `scan_fn(kind)` makes the single-item block
     /// scan's device function: `true` the exclusive one with an initial value, `false` the
     /// aggregate.
@@ -47,7 +50,7 @@ impl Parser<'_> {
         &mut self,
         c: &CubClass,
         inclusive: bool,
-        (x, out, agg): (Expr, Expr, Option<Expr>),
+        (x, out, agg, callback): (Expr, Expr, Option<Expr>, Option<Expr>),
         n: u64,
         storage: Option<Expr>,
         scan_fn: &mut dyn FnMut(&mut Self, bool) -> String,
@@ -88,12 +91,21 @@ impl Parser<'_> {
         let run_name = format!("{tag}.running");
         let tmp_name = format!("{tag}.input");
         self.items_temp(&part_name, ty, Some(part), at);
-        // The block's exclusive sum of the partials (thread 0: T(0)).
+        // The block's exclusive sum of the partials (thread 0: T(0), or the prefix a block
+        // prefix callback returns for the block's total: [`super::cub_prefix`]).
+        let init = match callback {
+            Some(functor) => {
+                let part = self.e_ident(at, &part_name);
+                self.cub_block_prefix(c, &Op::Sum, functor, part, storage.clone(), at)?
+            }
+            None => {
+                let zero = self.e_int(at, 0);
+                let s = self.syn_span(at);
+                Expr::new(ExprKind::Cast(ty, Box::new(zero)), s)
+            }
+        };
         let f = scan_fn(self, true);
         let p = self.e_ident(at, &part_name);
-        let zero = self.e_int(at, 0);
-        let s = self.syn_span(at);
-        let init = Expr::new(ExprKind::Cast(ty, Box::new(zero)), s);
         let mut args = vec![p, init];
         args.extend(storage.clone());
         let prefix = self.e_call(at, &f, args);
@@ -145,7 +157,7 @@ impl Parser<'_> {
     }
 
     /// Declares the temporary `name` of type `ty` before the statement being read.
-    fn items_temp(&mut self, name: &str, ty: Ty, init: Option<Expr>, at: Span) {
+    pub(super) fn items_temp(&mut self, name: &str, ty: Ty, init: Option<Expr>, at: Span) {
         self.declare(name, ty);
         let span = self.syn_span(at);
         self.pre.push(Stmt {

@@ -64,6 +64,7 @@ mod cub;
 mod cub_direct;
 mod cub_kv;
 mod cub_load;
+mod cub_prefix;
 mod cub_ptx;
 mod cub_raking;
 mod cub_record;

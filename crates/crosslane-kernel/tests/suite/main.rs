@@ -26,6 +26,7 @@ mod kernel_coop;
 mod kernel_cub;
 mod kernel_cub_items;
 mod kernel_cub_load;
+mod kernel_cub_prefix;
 mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_idioms;
