@@ -518,6 +518,12 @@ pub struct Program {
     /// ([`crate::wmma_lint::fragment_arrays`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub element_arrays: Vec<String>,
+    /// Unknown types met inside a function, by the function's name: each is an error of every
+    /// run that compiles the function (its kernel, or a device function the kernel calls), and
+    /// no error of a run that does not reach it (a `curandState` setup kernel beside the
+    /// kernel launched): (function, line, column, message).
+    #[serde(skip)]
+    pub type_errors: Vec<(String, u32, u32, String)>,
     /// Lines of library code the front end supplies (crosslane's `<mma.h>` text, on its
     /// `#include` line): a step there is shown at the user's call that runs it.
     #[serde(skip_serializing_if = "Vec::is_empty")]

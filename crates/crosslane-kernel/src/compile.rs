@@ -160,6 +160,9 @@ pub(crate) struct NameCheck {
     /// The AMD target a HIP or AMD GCN run runs as (`None` for another dialect): the dot
     /// built-ins a target lacks are refused ([`crate::mathlib::amdgcn_dot::target_refusal`]).
     pub(crate) amd_target: Option<String>,
+    /// Unknown types by the function they lie in ([`crate::ast::Program::type_errors`]): an
+    /// error once the function is compiled.
+    pub(crate) type_errors: Vec<(String, u32, u32, String)>,
 }
 
 /// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
@@ -472,6 +475,7 @@ impl Compiler {
     }
 
     pub(crate) fn inline_call(&mut self, call: &Expr, f: &Function, args: &[Expr]) {
+        self.type_errors_of(&f.name);
         // A recursive call: one more level nests about as deep again as the last one did.
         let per_level = self
             .inlining
@@ -746,6 +750,22 @@ impl Compiler {
             )
         };
         self.unknown(span, message);
+    }
+
+    /// The unknown types of function `name`, now compiled, as errors of this run.
+    pub(crate) fn type_errors_of(&mut self, name: &str) {
+        let Some(check) = &self.check else { return };
+        let found: Vec<KernelError> = check
+            .type_errors
+            .iter()
+            .filter(|(f, ..)| f == name)
+            .map(|(_, line, col, m)| KernelError::new(*line, *col, m.clone()))
+            .collect();
+        for e in found {
+            if !self.name_errors.contains(&e) {
+                self.name_errors.push(e);
+            }
+        }
     }
 
     fn unknown(&mut self, span: Span, message: String) {

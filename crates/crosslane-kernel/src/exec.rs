@@ -329,9 +329,11 @@ impl Executor {
                 source_functions: program.functions.iter().map(|g| g.name.clone()).collect(),
                 local_includes: preprocess.local_includes.clone(),
                 amd_target: target.as_ref().map(|(t, _)| t.clone()),
+                type_errors: program.type_errors.clone(),
             }),
             ..Compiler::default()
         };
+        compiler.type_errors_of(&f.name);
         compiler.scopes.push(HashMap::new());
         let mut params = Vec::new();
         for p in &f.params {

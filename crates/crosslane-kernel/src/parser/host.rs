@@ -1441,58 +1441,6 @@ impl Parser<'_> {
     }
 }
 
-impl Parser<'_> {
-    /// The device pointer a launch argument over tokens `a..b` names and the elements past its
-    /// start: `d` (0), `d + N` or `&d[N]` (C++17 [expr.add]/4; `&d[N]` is `d + N`,
-    /// [expr.sub]/1), the offset `None` when `N` is no host constant. `None` for anything else.
-    fn launch_pointer(
-        &mut self,
-        st: &HostState,
-        a: usize,
-        b: usize,
-    ) -> Option<(String, Option<u64>)> {
-        let toks = self.toks;
-        let name = |i: usize| match toks.get(i).map(|t| &t.tok) {
-            Some(Tok::Ident(n)) => Some(n.clone()),
-            _ => None,
-        };
-        let offset = |p: &mut Self, x: usize, y: usize| {
-            p.host_value(st, x, y)
-                .and_then(HostVal::int)
-                .and_then(|n| u64::try_from(n).ok())
-        };
-        // A pointer value host code follows (`host_ptr`): an alias, a member, a cast, a
-        // conditional, `d + N`.
-        if let Some(v) = self.ptr_value(st, a, b) {
-            return Some((v.alloc, v.offset));
-        }
-        if self.unfollowed_ptr(st, a, b).is_some() {
-            return None;
-        }
-        match toks
-            .get(a..b)?
-            .iter()
-            .map(|t| &t.tok)
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
-            [Tok::Ident(d)] => Some((d.clone(), Some(0))),
-            [Tok::Ident(_), Tok::Punct("+"), ..] if b > a + 2 => {
-                let d = name(a)?;
-                st.writes.contains_key(&d).then_some(())?;
-                Some((d, offset(self, a + 2, b)))
-            }
-            [Tok::Punct("&"), Tok::Ident(_), Tok::Punct("["), .., Tok::Punct("]")] => {
-                let d = name(a + 1)?;
-                st.writes.contains_key(&d).then_some(())?;
-                (self.closing(a + 2) == Some(b - 1)).then_some(())?;
-                Some((d, offset(self, a + 3, b - 1)))
-            }
-            _ => None,
-        }
-    }
-}
-
 /// Skips a `{…}` body starting at `open` without parsing it; returns the index of its `}`.
 ///
 /// # Errors

@@ -23,6 +23,37 @@ fn an_unknown_type_ends_the_run_before_it_starts() {
     assert!(e.contains("unknown type `mystery_t`"), "{e}");
 }
 
+/// An unknown type in a function the run never compiles (a `curandState` setup kernel beside
+/// the kernel launched, a helper no kernel calls) stops nothing: the run goes on and a warning
+/// names the function. The same type in a device function the launched kernel calls stops the
+/// run before it starts, at the type's line.
+#[test]
+fn an_unknown_type_stops_only_the_runs_that_reach_it() {
+    let src = "__global__ void setup(curandState *s) { int i = threadIdx.x; }
+__device__ float helper(cudaTextureObject_t t) { return 1.0f; }
+__global__ void scale(const float *a, float *b) { b[threadIdx.x] = a[threadIdx.x] * 2.0f; }
+";
+    let mut c = launch(Dialect::Cuda, 4, &[("a", 4, "index"), ("b", 4, "0")]);
+    c.entry = Some("scale".into());
+    let t = run_finished(src, c);
+    assert_eq!(
+        crate::support::floats(&t, "b"),
+        vec![Some(0.0), Some(2.0), Some(4.0), Some(6.0)]
+    );
+    assert!(t
+        .merged_diagnostics
+        .iter()
+        .any(|d| d.message.contains("unknown type `curandState` in `setup`")));
+    let calls = "__device__ int helper(mystery_t v) { return 1; }
+__global__ void k(int *o) { o[threadIdx.x] = helper(0); }
+";
+    let e = refused(calls, launch(Dialect::Cuda, 1, &[("o", 1, "0")]));
+    assert!(
+        e.contains("1:") && e.contains("unknown type `mystery_t`"),
+        "{e}"
+    );
+}
+
 #[test]
 fn cstdint_least_fast_and_character_types_have_glibcs_widths() {
     // glibc <stdint.h> for a 64-bit __WORDSIZE: the least types are the exact ones,

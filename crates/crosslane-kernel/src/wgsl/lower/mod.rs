@@ -539,6 +539,7 @@ pub fn lower(
             element_arrays: Vec::new(),
             library_lines: Vec::new(),
             readbacks: Vec::new(),
+            type_errors: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
