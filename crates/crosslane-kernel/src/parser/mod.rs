@@ -133,6 +133,7 @@ mod range_for;
 mod ref_cast;
 mod scopes;
 mod sfinae;
+mod std_constants;
 mod std_fns;
 mod std_functional;
 mod stmt;
@@ -280,7 +281,9 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(tokens)));
+    let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
+        std_constants::std_constants(tokens),
+    )));
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
         tokens,
     ))));
@@ -1028,7 +1031,6 @@ pub fn const_int(e: &Expr) -> Option<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Scalar, Ty};
 
     #[test]
     fn precedence_is_c() {

@@ -141,7 +141,12 @@ impl Parser<'_> {
                     }
                     "using" | "typedef" => {
                         let from = self.pos;
-                        self.alias()?;
+                        // `using type = decltype(x);` names the member `x` declared above
+                        // ([basic.scope.class]/1: a member is in scope after its declarator).
+                        let saved_self = self.self_struct.replace(sname.clone());
+                        let r = self.alias();
+                        self.self_struct = saved_self;
+                        r?;
                         self.record_member_alias(&sname, from);
                         continue;
                     }
@@ -191,6 +196,9 @@ impl Parser<'_> {
             }
             let is_static = (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "static"));
             self.qualifiers()?;
+            if self.auto_static_member(is_static, &sname, &mut consts)? {
+                continue;
+            }
             let field_ty = if let Some(s) = self.struct_type()? {
                 FieldTy::Struct(s)
             } else {
