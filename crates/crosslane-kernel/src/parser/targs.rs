@@ -104,6 +104,23 @@ pub(super) fn settle(params: &[TParam], args: Vec<TArg>) -> Vec<TArg> {
         .collect()
 }
 
+/// A constant template argument `v` of type `ty` (where the parser can tell it): a
+/// [`TArg::Typed`] where the type is an integer or `bool` other than `int` (`3000000000u`,
+/// `'a'`), which a placeholder parameter takes ([`settle`]); else a [`TArg::Value`].
+pub(super) fn value_arg(v: i128, ty: Option<ValTy>) -> TArg {
+    match ty {
+        Some(t)
+            if t.lanes == 1
+                && t.scalar != Scalar::I32
+                && !t.scalar.is_float()
+                && !t.scalar.is_fp8() =>
+        {
+            TArg::Typed(v, t)
+        }
+        _ => TArg::Value(v),
+    }
+}
+
 impl TArg {
     /// A [`TArg::Typed`] constant as a [`TArg::Value`]; any other argument as it is.
     pub(super) fn untyped(self) -> TArg {

@@ -604,19 +604,7 @@ impl Parser<'_> {
                 ),
             )
         })?;
-        // The argument's type goes with it where it is not `int` (`3000000000u`, `'a'`): a
-        // placeholder parameter takes it ([`super::targs::settle`]).
-        Ok(match self.expr_type(&e) {
-            Some(t)
-                if t.lanes == 1
-                    && t.scalar != crate::types::Scalar::I32
-                    && !t.scalar.is_float()
-                    && !t.scalar.is_fp8() =>
-            {
-                TArg::Typed(v, t)
-            }
-            _ => TArg::Value(v),
-        })
+        Ok(super::targs::value_arg(v, self.expr_type(&e)))
     }
 
     /// Closes a template argument list: a `>`, or the first half of a `>>` whose second

@@ -214,3 +214,40 @@ __global__ void k(long long *o) {
         }
     }
 }
+
+#[test]
+fn declared_value_parameters_read_typed_arguments_as_their_own_type() {
+    // [temp.arg.nontype]/2: an argument is converted to the parameter's declared type, so
+    // `Q<int, 0>` matches the partial specialization `Q<T, 0u>` (2 * 10 + 1 = 21), `R<7>` and
+    // `R<7u>` are the one explicit specialization (70 + 70 + 2 = 142), `Bb<(3 > 2)>` is
+    // `Bb<true>` (22); for `template <auto N>`, `A<1u>` is the specialization and `A<1>`
+    // (an int) is not (1 * 10 + 2 = 12); g<2u>(3) = 5, g<'a'>(1) = 97 + 1 = 98; sh<2u>(5) = 20
+    // and sh<1>(7) = 14 (34); W<2u>::f<3u>() = 23.
+    let src = "\
+template <typename T, unsigned N> struct Q { static constexpr int v = 1; };
+template <typename T> struct Q<T, 0u> { static constexpr int v = 2; };
+template <unsigned N> struct R { static constexpr int v = N; };
+template <> struct R<7u> { static constexpr int v = 70; };
+template <bool B> struct Bb { static constexpr int v = 1; };
+template <> struct Bb<true> { static constexpr int v = 2; };
+template <auto N> struct A { static constexpr int v = 1; };
+template <> struct A<1u> { static constexpr int v = 2; };
+template <int N, typename T> __device__ int g(T x) { return N + x; }
+template <unsigned N, typename T> __device__ T sh(T x) { return x << N; }
+template <int N> struct W { template <int M> __device__ static int f() { return N * 10 + M; } };
+__global__ void k(long long *o) {
+  long long *r = o + threadIdx.x * 8;
+  r[0] = Q<int, 0>::v * 10 + Q<int, 3>::v; r[1] = R<7>::v + R<7u>::v + R<2>::v;
+  r[2] = Bb<true>::v * 10 + Bb<(3 > 2)>::v; r[3] = A<1>::v * 10 + A<1u>::v;
+  r[4] = g<2u>(3); r[5] = g<'a'>(1); r[6] = sh<2u>(5) + sh<1>(7); r[7] = W<2u>::f<3u>();
+}";
+    for (n, o) in per_lane(src, 8) {
+        for l in 0..n {
+            assert_eq!(
+                &o[l * 8..l * 8 + 8],
+                &[21, 142, 22, 12, 5, 98, 34, 23],
+                "lane {l} of {n}"
+            );
+        }
+    }
+}
