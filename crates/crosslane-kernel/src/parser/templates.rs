@@ -815,8 +815,11 @@ impl Parser<'_> {
                 .tokens
                 .iter()
                 .position(|x| matches!(&x.tok, Tok::Ident(n) if n == base));
-            for x in &t.tokens[..named.unwrap_or(0)] {
-                if let Tok::Ident(w) = &x.tok {
+            let head = &t.tokens[..named.unwrap_or(0)];
+            for (i, x) in head.iter().enumerate() {
+                // `typename P::Acc`: a name before `::` qualifies the type, not names it.
+                let qualifies = matches!(head.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("::")));
+                if let (Tok::Ident(w), false) = (&x.tok, qualifies) {
                     let s = params
                         .iter()
                         .zip(&bound)

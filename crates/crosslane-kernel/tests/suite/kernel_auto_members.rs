@@ -251,3 +251,46 @@ __global__ void k(long long *o) {
         }
     }
 }
+
+#[test]
+fn member_enums_policies_and_if_constexpr_traits() {
+    // [class.mem]/1, [dcl.enum]/2: `enum { kE = 3 };` makes the class's constant kE = 3, so
+    // 4 + 8 * 10 + 3 * 100 = 384 with kShift = kCount * 2 = 8; `if constexpr
+    // (std::is_same_v<T, float>)`: pick(1.5f) = 3 (30), pick(3) = 4; Pow2<8> 1, Pow2<6> 0
+    // (10); run<Policy>(3) returns a `typename P::Acc` (float): 3 * 128 / 2 = 192 (it was
+    // read as returning the struct P, and the value lost); Wrap<double>::kBytes 8 and
+    // Wrap<short>'s 2 (28); `constexpr auto c = Cfg<float>::kShift` 8.
+    let src = "\
+#include <type_traits>
+template <typename T> struct Cfg {
+  static int const kCount = 4; static constexpr int kShift = kCount * 2; enum { kE = 3 };
+};
+template <typename T> __device__ T pick(T x) {
+  if constexpr (std::is_same_v<T, float>) return x * 2; else return x + 1;
+}
+template <int N> struct Pow2 {
+  static_assert(N > 0, \"pos\"); static constexpr bool value = (N & (N - 1)) == 0;
+};
+struct Policy { static constexpr int kBlock = 128; using Acc = float; };
+template <typename P> __device__ typename P::Acc run(int i) {
+  return (typename P::Acc)(i * P::kBlock) / 2;
+}
+template <typename T> struct Wrap { T v; static constexpr auto kBytes = sizeof(T); };
+__global__ void k(long long *o) {
+  long long *r = o + threadIdx.x * 6;
+  r[0] = Cfg<int>::kCount + Cfg<int>::kShift * 10 + Cfg<int>::kE * 100;
+  r[1] = pick(1.5f) * 10 + pick(3); r[2] = Pow2<8>::value * 10 + Pow2<6>::value;
+  r[3] = run<Policy>(3); static_assert(Pow2<16>::value, \"x\");
+  Wrap<double> w; w.v = 2.5; r[4] = w.kBytes + Wrap<short>::kBytes * 10;
+  constexpr auto c = Cfg<float>::kShift; r[5] = c;
+}";
+    for (n, o) in per_lane(src, 6) {
+        for l in 0..n {
+            assert_eq!(
+                &o[l * 6..l * 6 + 6],
+                &[384, 34, 10, 192, 28, 8],
+                "lane {l} of {n}"
+            );
+        }
+    }
+}

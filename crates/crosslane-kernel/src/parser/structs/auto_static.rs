@@ -3,7 +3,9 @@
 //! give the member the type deduced from its initializer, as for a variable declared `auto`
 //! ([class.static.data]/3: a `constexpr` static member has its initializer in the class). The
 //! member is then a constant `Name::value` (and `obj.value`), as a typed one is
-//! ([`super::define`]).
+//! ([`super::define`]). A member enumeration's enumerators (`enum { value = N * 2 };`, the
+//! C++03 form of the same idiom) are the class's constants too ([class.mem]/1: an enumerator is
+//! a member; [dcl.enum]/2, /5 their values and type).
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -74,5 +76,50 @@ impl Parser<'_> {
         }
         self.expect_punct(";")?;
         Ok(true)
+    }
+
+    /// At `enum` in a class body: the enumeration as a file-scope one is read
+    /// ([`Parser::enum_def`]), each enumerator also the class's constant `Name::E` (and `obj.E`),
+    /// and named bare only inside the class.
+    ///
+    /// # Errors
+    /// What [`Parser::enum_def`] reports.
+    pub(super) fn member_enum(&mut self, sname: &str, consts: &mut Vec<String>) -> PResult<()> {
+        let before: std::collections::HashSet<String> = self.consts.keys().cloned().collect();
+        let from = self.pos;
+        self.enum_def()?;
+        // The enumerators in order, as written between the braces.
+        let mut names = Vec::new();
+        let mut depth = 0usize;
+        let mut prev: Option<&Tok> = None;
+        for t in &self.toks[from..self.pos] {
+            match &t.tok {
+                Tok::Punct("(" | "[" | "{") => depth += 1,
+                Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
+                // An enumerator starts the list or follows its `,` (not a name its value reads).
+                Tok::Ident(w)
+                    if depth == 1
+                        && matches!(prev, Some(Tok::Punct("{" | ",")))
+                        && self.consts.contains_key(w) =>
+                {
+                    names.push(w.clone());
+                }
+                _ => {}
+            }
+            prev = Some(&t.tok);
+        }
+        for n in names {
+            let Some(c) = self.consts.get(&n).cloned() else {
+                continue;
+            };
+            self.consts.insert(format!("{sname}::{n}"), c.clone());
+            if let Some(def) = self.structs.get_mut(sname) {
+                def.statics.insert(n.clone(), c);
+            }
+            if !before.contains(&n) {
+                consts.push(n);
+            }
+        }
+        Ok(())
     }
 }

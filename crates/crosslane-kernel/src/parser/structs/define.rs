@@ -132,7 +132,12 @@ impl Parser<'_> {
                         }
                         continue;
                     }
-                    "struct" | "class" | "union" | "enum" => return self.unsupported(
+                    // `enum { value = N * 2 };`: the enumerators are the class's constants.
+                    "enum" => {
+                        self.member_enum(&sname, &mut consts)?;
+                        continue;
+                    }
+                    "struct" | "class" | "union" => return self.unsupported(
                         "nested type definitions are not supported; define the type at file scope",
                     ),
                     "static_assert" => {
