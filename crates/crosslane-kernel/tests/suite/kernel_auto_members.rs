@@ -294,3 +294,33 @@ __global__ void k(long long *o) {
         }
     }
 }
+
+#[test]
+fn variable_templates_and_their_specializations() {
+    // C++17 [temp]/1 variable templates: is_big_v<int> = (4 > 4) = 0; <double> 1 and the
+    // explicit specialization <char> true: 11; sq_v<7> = 49; H<double>::v = 2 plus
+    // K<sq_v<3>>::v * 10 = 90: 92; K<is_big_v<K<1>>> (an empty struct is 1 byte, not > 4): 0;
+    // `auto z = sq_v<2>` an int 4: 4 * 10 + 4 = 44.
+    let src = "\
+#include <type_traits>
+template <typename T> constexpr bool is_big_v = sizeof(T) > 4;
+template <> constexpr bool is_big_v<char> = true;
+template <int N> inline constexpr auto sq_v = N * N;
+template <typename T> struct H { static constexpr int v = is_big_v<T> ? 2 : 1; };
+template <int N> struct K { static constexpr int v = N; };
+__global__ void k(long long *o) {
+  long long *r = o + threadIdx.x * 6;
+  r[0] = is_big_v<int>; r[1] = is_big_v<double> * 10 + is_big_v<char>; r[2] = sq_v<7>;
+  r[3] = H<double>::v + K<sq_v<3>>::v * 10; r[4] = K<is_big_v<K<1>>>::v;
+  auto z = sq_v<2>; r[5] = sizeof(z) * 10 + z;
+}";
+    for (n, o) in per_lane(src, 6) {
+        for l in 0..n {
+            assert_eq!(
+                &o[l * 6..l * 6 + 6],
+                &[0, 11, 49, 92, 0, 44],
+                "lane {l} of {n}"
+            );
+        }
+    }
+}
