@@ -324,3 +324,27 @@ __global__ void k(long long *o) {
         }
     }
 }
+
+#[test]
+fn sizeof_a_static_member_a_member_type_and_an_empty_class() {
+    // [expr.sizeof]/1: `sizeof(Sz<int>::kSize)` is its type's size, a size_t (8); the char
+    // member 1; `typename Sz<double>::type` a double (8); Cfg::kN a short (2); a class with
+    // only static members is empty, and an empty class's size is 1 ([class]/4, nonzero);
+    // `Sz<char>::type` a char (1).
+    let src = "\
+template <typename T> struct Sz {
+  static constexpr auto kSize = sizeof(T) * 4; static constexpr char c = 1; using type = T;
+};
+struct Cfg { static constexpr short kN = 3; };
+__global__ void k(long long *o) {
+  long long *r = o + threadIdx.x * 6;
+  r[0] = sizeof(Sz<int>::kSize); r[1] = sizeof(Sz<int>::c);
+  r[2] = sizeof(typename Sz<double>::type); r[3] = sizeof(Cfg::kN); r[4] = sizeof(Sz<short>);
+  r[5] = sizeof(Sz<char>::type);
+}";
+    for (n, o) in per_lane(src, 6) {
+        for l in 0..n {
+            assert_eq!(&o[l * 6..l * 6 + 6], &[8, 1, 8, 2, 1, 1], "lane {l} of {n}");
+        }
+    }
+}
