@@ -1059,6 +1059,9 @@ impl Parser<'_> {
         let env = t.env.clone();
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
+        // Struct aliases (`using false_type = …;`) as the class template instances it makes
+        // see them ([`Parser::instantiate_class`]).
+        sub.struct_alias = self.struct_alias.clone();
         sub.consts = self.consts.clone();
         if let Some(env) = env {
             sub.aliases.extend(env.aliases);

@@ -348,3 +348,26 @@ __global__ void k(long long *o) {
         }
     }
 }
+
+#[test]
+fn traits_deriving_from_std_bases_inside_function_templates() {
+    // [temp.deduct.type]/8: gn(integral_constant<int, 4>{}) deduces N = 4, 4 * 3 = 12; inside
+    // the function template tagd<T>, is_f<float> (true_type) gives 1 and is_f<int>
+    // (false_type) 2: 12; integral_constant<int, 6>{}() is 6 ([meta.help]: operator()).
+    let src = "\
+#include <type_traits>
+template <int N> __device__ int gn(std::integral_constant<int, N>) { return N * 3; }
+template <typename T> struct is_f : std::false_type {};
+template <> struct is_f<float> : std::true_type {};
+template <typename T> __device__ int tagd(T x) { return is_f<T>::value ? 1 : 2; }
+__global__ void k(long long *o) {
+  long long *r = o + threadIdx.x * 3;
+  r[0] = gn(std::integral_constant<int, 4>{}); r[1] = tagd(1.0f) * 10 + tagd(2);
+  r[2] = std::integral_constant<int, 6>{}();
+}";
+    for (n, o) in per_lane(src, 3) {
+        for l in 0..n {
+            assert_eq!(&o[l * 3..l * 3 + 3], &[12, 12, 6], "lane {l} of {n}");
+        }
+    }
+}
