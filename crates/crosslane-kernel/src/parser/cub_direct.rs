@@ -76,7 +76,7 @@ impl Parser<'_> {
             if !self.close_angle() {
                 return self.err("`>`");
             }
-            match first? {
+            match first?.untyped() {
                 TArg::Value(n) if striped && (1..=1024).contains(&n) => threads = Some(n as u32),
                 _ if striped => {
                     return refuse(format!(

@@ -89,7 +89,7 @@ impl Parser<'_> {
             if !self.close_angle() {
                 return self.err("`>`");
             }
-            match first? {
+            match first?.untyped() {
                 super::targs::TArg::Value(n) if n > 0 && n <= 32 && (n & (n - 1)) == 0 => {
                     logical = Some(n as i64);
                 }

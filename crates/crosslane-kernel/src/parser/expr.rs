@@ -316,35 +316,60 @@ impl Parser<'_> {
                 || !matches!(self.peek(1), Tok::Ident(w) if QUALIFIERS.contains(&w.as_str())
                     || self.is_type_word(w)
                     || self.is_struct_name(w)
-                    || w == "struct");
+                    || w == "struct"
+                    || w == "typename");
             if expression {
                 let at = self.span();
                 let operand = self.unary()?;
                 let e = self.sizeof_expr(&operand, at);
                 return self.checked(Ok(e));
             }
-            self.expect_punct("(")?;
-            let at = self.span();
-            if let Some(st) = self.struct_type()? {
-                let (ty, _) = self.pointers(Ty::Void)?;
-                self.expect_punct(")")?;
-                let bytes = match ty {
-                    Ty::Void => self.struct_size(&st, at)?,
-                    _ => 8,
-                };
-                return self.checked(wrap(ExprKind::SizeOf(bytes)));
-            }
-            let base = self.base_type()?;
-            let (ty, _) = self.pointers(base)?;
-            self.expect_punct(")")?;
-            let bytes = match ty {
-                Ty::Void => 1,
-                Ty::Ptr(_) => 8,
-                Ty::Val(v) => u64::from(v.scalar.bits().max(8) / 8) * u64::from(v.lanes),
+            let open = self.pos;
+            let typed = self.sizeof_type();
+            let bytes = match typed {
+                Ok(b) => b,
+                Err(type_err) => {
+                    // `sizeof(S<3>::value)`, `sizeof(Cfg::kN)`: a class's static member starts
+                    // like a type; read as an expression ([expr.sizeof]/1 takes either).
+                    self.pos = open;
+                    let at = self.span();
+                    let Ok(operand) = self.unary() else {
+                        return Err(type_err);
+                    };
+                    let e = self.sizeof_expr(&operand, at);
+                    return self.checked(Ok(e));
+                }
             };
             return self.checked(wrap(ExprKind::SizeOf(bytes)));
         }
         self.postfix()
+    }
+
+    /// `(T)` after `sizeof`: the type's size in bytes.
+    fn sizeof_type(&mut self) -> PResult<u64> {
+        self.expect_punct("(")?;
+        let at = self.span();
+        if self.is_word("typename") {
+            self.bump();
+        }
+        if let Some(st) = self.struct_type()? {
+            let (ty, _) = self.pointers(Ty::Void)?;
+            self.expect_punct(")")?;
+            return match ty {
+                // An empty class still has size 1 or more ([class]/4: a complete object's
+                // size is nonzero; [expr.sizeof]/2).
+                Ty::Void => self.struct_size(&st, at).map(|b| b.max(1)),
+                _ => Ok(8),
+            };
+        }
+        let base = self.base_type()?;
+        let (ty, _) = self.pointers(base)?;
+        self.expect_punct(")")?;
+        Ok(match ty {
+            Ty::Void => 1,
+            Ty::Ptr(_) => 8,
+            Ty::Val(v) => u64::from(v.scalar.bits().max(8) / 8) * u64::from(v.lanes),
+        })
     }
 
     /// `sizeof` of an expression: the size of its type where the front end knows it (a
@@ -376,7 +401,7 @@ impl Parser<'_> {
         // A struct value (`sizeof(blk)`, `sizeof(s.inner)`): its layout's size.
         .or_else(|| {
             let s = self.struct_of(operand)?;
-            self.struct_size(&s, at).ok()
+            self.struct_size(&s, at).ok().map(|b| b.max(1))
         })
         .or_else(|| {
             self.expr_type(operand)

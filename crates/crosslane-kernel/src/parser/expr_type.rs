@@ -5,7 +5,7 @@
 
 use super::Parser;
 use crate::ast::*;
-use crate::types::{Scalar, Ty, ValTy};
+use crate::types::{BinOp, Scalar, Ty, ValTy};
 
 impl Parser<'_> {
     /// The element type of component `f` (`x`, `y`, `z`, `w`) of `b` when `b` is a vector with
@@ -111,6 +111,17 @@ impl Parser<'_> {
             ExprKind::Assign(_, lhs, _) => self.expr_type(lhs),
             ExprKind::Comma(_, b) => self.expr_type(b),
             ExprKind::Unary(_, x) => self.expr_type(x),
+            // `sizeof` is a `std::size_t` ([expr.sizeof]/6): `unsigned long` on LP64.
+            ExprKind::SizeOf(_) => Some(s(Scalar::U64)),
+            // A comparison of scalars is a `bool` ([expr.rel]/6, [expr.eq]/7).
+            ExprKind::Binary(
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+                a,
+                b,
+            ) => {
+                let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
+                (a.lanes == 1 && b.lanes == 1).then(|| s(Scalar::Bool))
+            }
             ExprKind::Binary(_, a, b) => {
                 let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
                 (a.lanes == 1 && b.lanes == 1).then(|| s(Scalar::common(a.scalar, b.scalar)))

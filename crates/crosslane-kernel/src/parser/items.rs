@@ -1158,7 +1158,7 @@ impl Parser<'_> {
     /// # Errors
     /// An initializer that is not a constant integer, an enumerator named twice with two
     /// values (two `enum class`es sharing a name), or a malformed definition.
-    fn enum_def(&mut self) -> PResult<(Option<String>, ValTy)> {
+    pub(super) fn enum_def(&mut self) -> PResult<(Option<String>, ValTy)> {
         let typedef = self.is_word("typedef");
         if typedef {
             self.bump();

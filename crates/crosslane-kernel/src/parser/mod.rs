@@ -134,6 +134,7 @@ mod range_for;
 mod ref_cast;
 mod scopes;
 mod sfinae;
+mod std_constants;
 mod std_fns;
 mod std_functional;
 mod stmt;
@@ -148,6 +149,7 @@ mod templates;
 mod type_traits;
 mod types;
 mod unsupported;
+mod var_templates;
 
 use std::collections::{HashMap, HashSet};
 
@@ -281,7 +283,9 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(tokens)));
+    let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
+        std_constants::std_constants(var_templates::var_templates(tokens)),
+    )));
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
         tokens,
     ))));

@@ -290,6 +290,14 @@ fn matches(s: &PartialSpec, bound: &[TArg]) -> Option<Vec<TArg>> {
     for (p, a) in s.pattern.iter().zip(bound) {
         match p {
             Pat::Concrete(c) if c == a => {}
+            // `Q<T, 0u>` of `template <typename T, unsigned N>`: the primary's parameter has
+            // a declared type, so the argument was settled to a plain value
+            // ([`super::targs::settle`]) and the pattern's type is the parameter's too.
+            Pat::Concrete(c @ TArg::Typed(..)) if matches!(a, TArg::Value(_)) => {
+                if c.clone().untyped() != *a {
+                    return None;
+                }
+            }
             Pat::Concrete(_) => return None,
             // Checked after deduction ([`Parser::dependent_hold`]).
             Pat::Dependent(_) => {}

@@ -292,5 +292,6 @@ fn unnamed(index: usize, ty: Vec<Token>) -> TParam {
         default: Some(ty),
         pack: false,
         named: false,
+        placeholder: false,
     }
 }

@@ -93,6 +93,7 @@ impl Parser<'_> {
                 default: None,
                 pack: false,
                 named: false,
+                placeholder: false,
             };
             self.class_templates
                 .insert(name.to_string(), Template::class(vec![param], def));

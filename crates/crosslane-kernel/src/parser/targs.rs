@@ -21,6 +21,10 @@ pub struct TParam {
     /// A function pointer (`T (*ACT_FN)(const T&)`) or template template (`template
     /// <typename> class Op`) parameter: its argument's name replaces it ([`super::fn_ptr`]).
     pub(super) named: bool,
+    /// A value parameter of placeholder type (`template <auto N>`, `decltype(auto)`): its type
+    /// is each argument's own (C++17 [temp.param]/4, [temp.arg.nontype]/1), kept by
+    /// [`TArg::Typed`].
+    pub(super) placeholder: bool,
 }
 
 /// A bound template argument.
@@ -28,6 +32,11 @@ pub struct TParam {
 pub enum TArg {
     Type(ValTy),
     Value(i128),
+    /// A constant with its type when that is not `int` (`3000000000u`, `'a'`, `true`): what a
+    /// placeholder parameter (`template <auto N>`) binds, its type deduced from the argument
+    /// ([dcl.type.auto.deduct]/2). A parameter of a declared type reads it as a
+    /// [`TArg::Value`] converted to that type ([`settle`]).
+    Typed(i128, ValTy),
     /// A struct type (a functor, a lambda's closure, a data struct), by name.
     Struct(String),
     /// `void` (an unnamed `typename = std::enable_if_t<…>` parameter's default).
@@ -53,6 +62,8 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
         .map(|a| match a {
             TArg::Type(t) => t.name(),
             TArg::Value(v) => v.to_string(),
+            // `f<3000000000u>` and `f<3>` of `template <auto N>` are two instances.
+            TArg::Typed(v, t) => format!("({}){v}", t.name()),
             TArg::Struct(s) => s.clone(),
             TArg::Void => "void".to_string(),
             TArg::Group(g) => super::cg::group_type_name(*g),
@@ -70,6 +81,54 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
         })
         .collect();
     format!("{name}<{}>", parts.join(","))
+}
+
+/// `args` as the parameters `params` bind them: a [`TArg::Typed`] constant given to a parameter
+/// of a declared type is that parameter's [`TArg::Value`] (its instance is one whatever the
+/// argument's spelling, `C<3u>` is `C<3>` of `template <int N>`: [temp.arg.nontype]/2, a
+/// converted constant expression of the parameter's type); one given to a placeholder parameter
+/// keeps its type.
+pub(super) fn settle(params: &[TParam], args: Vec<TArg>) -> Vec<TArg> {
+    let keep = |p: Option<&TParam>| p.is_some_and(|p| p.placeholder);
+    let pack_keep = params.last().is_some_and(|p| p.pack && p.placeholder);
+    args.into_iter()
+        .enumerate()
+        .map(|(i, a)| match a {
+            TArg::Typed(..) if keep(params.get(i)) || (i >= params.len() && pack_keep) => a,
+            TArg::Pack(items) if !keep(params.get(i)) => {
+                TArg::Pack(items.into_iter().map(TArg::untyped).collect())
+            }
+            other if keep(params.get(i)) => other,
+            other => other.untyped(),
+        })
+        .collect()
+}
+
+/// A constant template argument `v` of type `ty` (where the parser can tell it): a
+/// [`TArg::Typed`] where the type is an integer or `bool` other than `int` (`3000000000u`,
+/// `'a'`), which a placeholder parameter takes ([`settle`]); else a [`TArg::Value`].
+pub(super) fn value_arg(v: i128, ty: Option<ValTy>) -> TArg {
+    match ty {
+        Some(t)
+            if t.lanes == 1
+                && t.scalar != Scalar::I32
+                && !t.scalar.is_float()
+                && !t.scalar.is_fp8() =>
+        {
+            TArg::Typed(v, t)
+        }
+        _ => TArg::Value(v),
+    }
+}
+
+impl TArg {
+    /// A [`TArg::Typed`] constant as a [`TArg::Value`]; any other argument as it is.
+    pub(super) fn untyped(self) -> TArg {
+        match self {
+            TArg::Typed(v, _) => TArg::Value(v),
+            other => other,
+        }
+    }
 }
 
 /// The name of the `i`-th element of pack `name` (`Ts…0`, `xs…1`): no C++ name has `…`.
@@ -123,6 +182,7 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
                     default: None,
                     pack: false,
                     named: false,
+                    placeholder: p.placeholder,
                 })
                 .collect();
             bind_template_args(sub, &each, items);
@@ -146,8 +206,18 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             // Nothing names an unnamed parameter; a named argument replaced its parameter's
             // tokens ([`super::fn_ptr`]).
             TArg::Void | TArg::Pack(_) | TArg::Named(_) => {}
-            TArg::Value(n) => {
-                let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
+            TArg::Value(_) | TArg::Typed(..) => {
+                let (n, own) = match a {
+                    TArg::Typed(n, t) => (n, *t),
+                    TArg::Value(n) => (n, ValTy::scalar(Scalar::I32)),
+                    _ => continue,
+                };
+                // A placeholder parameter has the argument's type ([dcl.type.auto.deduct]/2: an
+                // unsuffixed literal that fits is an `int`); a declared one its own.
+                let ty = match p.value {
+                    Some(v) if !p.placeholder => v,
+                    _ => own,
+                };
                 let lit = Expr::new(
                     ExprKind::Int {
                         value: *n as u64,

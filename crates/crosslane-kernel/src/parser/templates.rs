@@ -156,6 +156,7 @@ impl Parser<'_> {
                     default: None,
                     pack: false,
                     named: true,
+                    placeholder: false,
                 });
                 if self.close_angle() {
                     break;
@@ -175,6 +176,7 @@ impl Parser<'_> {
             let p_at = self.span();
             let dependent = matches!(self.peek(0), Tok::Ident(w)
                 if params.iter().any(|q: &TParam| q.value.is_none() && !q.named && q.name == *w));
+            let mut placeholder = false;
             let value = if self.is_word("typename") || self.is_word("class") {
                 self.bump();
                 None
@@ -184,18 +186,17 @@ impl Parser<'_> {
                 // integer; the instance's `T` names the type.
                 self.bump();
                 Some(ValTy::scalar(crate::types::Scalar::I64))
-            } else if self.is_word("auto") || self.is_word("decltype") {
-                // A placeholder type (C++17 [temp.param]/4, [temp.arg.nontype]/1: the type is
-                // deduced from each argument) would need each argument's own type kept with
-                // its value; refused rather than read as `int`.
-                return Err(KernelError::new(
-                    p_at.line,
-                    p_at.col,
-                    "a template value parameter of placeholder type (`template <auto N>`, \
-                     `decltype(auto)`: its type deduced from the argument, C++17 \
-                     [temp.arg.nontype]/1) is not supported; declare its type \
-                     (`template <unsigned N>`, `template <long long N>`)",
-                ));
+            } else if self.is_word("auto")
+                || (self.is_word("decltype")
+                    && matches!(self.peek(1), Tok::Punct("("))
+                    && matches!(self.peek(2), Tok::Ident(w) if w == "auto")
+                    && matches!(self.peek(3), Tok::Punct(")")))
+            {
+                // A placeholder type (C++17 [temp.param]/4, [temp.arg.nontype]/1): each
+                // argument keeps its own type ([`TArg::Typed`]), which the instance's `N` has.
+                self.pos += if self.is_word("auto") { 1 } else { 4 };
+                placeholder = true;
+                Some(ValTy::scalar(crate::types::Scalar::I64))
             } else {
                 let base = self.base_type()?;
                 match base {
@@ -263,6 +264,7 @@ impl Parser<'_> {
                 default,
                 pack,
                 named: false,
+                placeholder,
             });
             if self.close_angle() {
                 break;
@@ -602,7 +604,7 @@ impl Parser<'_> {
                 ),
             )
         })?;
-        Ok(TArg::Value(v))
+        Ok(super::targs::value_arg(v, self.expr_type(&e)))
     }
 
     /// Closes a template argument list: a `>`, or the first half of a `>>` whose second
@@ -803,6 +805,7 @@ impl Parser<'_> {
         bound: Vec<TArg>,
         at: Span,
     ) -> PResult<String> {
+        let bound = super::targs::settle(params, bound);
         let base = crate::ast::overload_base(name);
         let mangled = mangle(name, &bound);
         // A template returning a struct (`T` bound to one, or a struct named before the
@@ -812,8 +815,11 @@ impl Parser<'_> {
                 .tokens
                 .iter()
                 .position(|x| matches!(&x.tok, Tok::Ident(n) if n == base));
-            for x in &t.tokens[..named.unwrap_or(0)] {
-                if let Tok::Ident(w) = &x.tok {
+            let head = &t.tokens[..named.unwrap_or(0)];
+            for (i, x) in head.iter().enumerate() {
+                // `typename P::Acc`: a name before `::` qualifies the type, not names it.
+                let qualifies = matches!(head.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("::")));
+                if let (Tok::Ident(w), false) = (&x.tok, qualifies) {
                     let s = params
                         .iter()
                         .zip(&bound)
@@ -911,7 +917,7 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(bound)
+        Ok(super::targs::settle(params, bound))
     }
 
     /// A default template argument's tokens as a type or a constant, with the earlier
@@ -1053,6 +1059,9 @@ impl Parser<'_> {
         let env = t.env.clone();
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
+        // Struct aliases (`using false_type = …;`) as the class template instances it makes
+        // see them ([`Parser::instantiate_class`]).
+        sub.struct_alias = self.struct_alias.clone();
         sub.consts = self.consts.clone();
         if let Some(env) = env {
             sub.aliases.extend(env.aliases);
@@ -1221,7 +1230,7 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<String> {
         if name == super::int_seq::MAKE_SEQ || name == super::int_seq::SEQ_FOR {
-            return self.make_int_seq(name, given, at);
+            return self.make_int_seq(name, given.into_iter().map(TArg::untyped).collect(), at);
         }
         let Some(t) = self.class_templates.get(name).cloned() else {
             return Err(KernelError::new(
@@ -1307,6 +1316,9 @@ impl Parser<'_> {
         let tokens = super::fn_ptr::substitute_named(tokens, &t.params, &bound_here);
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
+        // Struct aliases declared above (`using true_type = integral_constant<bool, true>;`)
+        // name their struct in the body too, as a base or a member's type.
+        sub.struct_alias = self.struct_alias.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
         sub.class_nest = self.class_nest + 1;

@@ -66,7 +66,7 @@ fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
         TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) | TArg::FnPtr(_) => {
             Some(None)
         }
-        TArg::Value(_) | TArg::Pack(_) | TArg::Named(_) => None,
+        TArg::Value(_) | TArg::Typed(..) | TArg::Pack(_) | TArg::Named(_) => None,
     };
     Some(match (name, args) {
         ("is_same", [a, b]) => a == b,

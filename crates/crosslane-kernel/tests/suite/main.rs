@@ -14,6 +14,7 @@ mod kernel_arrays;
 mod kernel_ascend_forms;
 mod kernel_ascend_simt;
 mod kernel_async_copy;
+mod kernel_auto_members;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
 mod kernel_builtins_more;

@@ -132,7 +132,12 @@ impl Parser<'_> {
                         }
                         continue;
                     }
-                    "struct" | "class" | "union" | "enum" => return self.unsupported(
+                    // `enum { value = N * 2 };`: the enumerators are the class's constants.
+                    "enum" => {
+                        self.member_enum(&sname, &mut consts)?;
+                        continue;
+                    }
+                    "struct" | "class" | "union" => return self.unsupported(
                         "nested type definitions are not supported; define the type at file scope",
                     ),
                     "static_assert" => {
@@ -141,7 +146,12 @@ impl Parser<'_> {
                     }
                     "using" | "typedef" => {
                         let from = self.pos;
-                        self.alias()?;
+                        // `using type = decltype(x);` names the member `x` declared above
+                        // ([basic.scope.class]/1: a member is in scope after its declarator).
+                        let saved_self = self.self_struct.replace(sname.clone());
+                        let r = self.alias();
+                        self.self_struct = saved_self;
+                        r?;
                         self.record_member_alias(&sname, from);
                         continue;
                     }
@@ -191,6 +201,9 @@ impl Parser<'_> {
             }
             let is_static = (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "static"));
             self.qualifiers()?;
+            if self.auto_static_member(is_static, &sname, &mut consts)? {
+                continue;
+            }
             let field_ty = if let Some(s) = self.struct_type()? {
                 FieldTy::Struct(s)
             } else {

@@ -28,6 +28,7 @@ use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
 mod arrays;
+mod auto_static;
 mod bases;
 mod bitfields;
 pub(super) mod by_value;
