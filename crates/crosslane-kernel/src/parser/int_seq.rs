@@ -73,36 +73,7 @@ pub(super) fn int_seq(tokens: Vec<Token>) -> Vec<Token> {
     if defines_own {
         return tokens;
     }
-    let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
-        return tokens;
-    };
-    let mut out: Vec<Token> = lexed
-        .tokens
-        .into_iter()
-        .filter(|t| !matches!(t.tok, Tok::Eof))
-        .map(|t| Token {
-            tok: t.tok,
-            ..first.clone()
-        })
-        .collect();
-    out.reserve(tokens.len());
-    let mut k = 0;
-    while k < tokens.len() {
-        let std_scope = word(tokens.get(k)) == Some("std")
-            && matches!(tokens.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("::")))
-            && word(tokens.get(k + 2)).is_some_and(|w| NAMES.contains(&w));
-        if std_scope {
-            // `::std::make_index_sequence`: the global `::` goes with it.
-            if matches!(out.last().map(|t| &t.tok), Some(Tok::Punct("::"))) {
-                out.pop();
-            }
-            k += 2;
-            continue;
-        }
-        out.push(tokens[k].clone());
-        k += 1;
-    }
-    out
+    super::std_constants::with_prelude(tokens, &first, PRELUDE, &NAMES)
 }
 
 impl Parser<'_> {

@@ -66,7 +66,20 @@ pub(super) fn std_constants(tokens: Vec<Token>) -> Vec<Token> {
     if defines_own {
         return tokens;
     }
-    let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
+    with_prelude(tokens, &first, PRELUDE, &NAMES)
+}
+
+/// `prelude` (declarations of this crate's own, lexed) placed before `tokens` at the place of
+/// `first` (the first token naming one of `names`, so that a message about them points there),
+/// and `std::` (with a global `::` before it) dropped before each of `names`: the library names
+/// become the prelude's. Shared by `std_constants` and `int_seq`.
+pub(super) fn with_prelude(
+    tokens: Vec<Token>,
+    first: &Token,
+    prelude: &str,
+    names: &[&str],
+) -> Vec<Token> {
+    let Ok(lexed) = crate::lexer::lex(prelude) else {
         return tokens;
     };
     let mut out: Vec<Token> = lexed
@@ -83,9 +96,9 @@ pub(super) fn std_constants(tokens: Vec<Token>) -> Vec<Token> {
     while k < tokens.len() {
         let std_scope = word(tokens.get(k)) == Some("std")
             && matches!(tokens.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("::")))
-            && word(tokens.get(k + 2)).is_some_and(|w| NAMES.contains(&w));
+            && word(tokens.get(k + 2)).is_some_and(|w| names.contains(&w));
         if std_scope {
-            // `::std::true_type`: the global `::` goes with it.
+            // `::std::true_type`, `::std::make_index_sequence`: the global `::` goes with it.
             if matches!(out.last().map(|t| &t.tok), Some(Tok::Punct("::"))) {
                 out.pop();
             }
