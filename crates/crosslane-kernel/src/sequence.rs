@@ -151,13 +151,25 @@ pub(crate) fn earlier(
     need.into_iter().collect()
 }
 
-/// The launches after `chosen` that are given a buffer it (or such a later launch) wrote.
+/// The launches after `chosen` that are given a buffer it (or such a later launch) wrote:
+/// those that read what it left (`prior_ids`, a device-to-device copy, a device variable), and
+/// those given the same device allocation after host code refilled it (`cudaMemcpy(d, h, …)`
+/// of a host array a copy back filled from it): either changes what the buffer holds at the
+/// end of the run.
 fn later<'p>(
     program: &'p Program,
     touch: &HashMap<String, HashSet<String>>,
     chosen: &HostLaunch,
 ) -> Vec<&'p HostLaunch> {
     let mut reached: BTreeSet<u32> = BTreeSet::from([chosen.id]);
+    let devices_of = |l: &HostLaunch| -> Vec<String> {
+        l.args
+            .iter()
+            .filter(|a| !a.device.is_empty())
+            .map(|a| a.device.clone())
+            .collect()
+    };
+    let mut devices: BTreeSet<String> = devices_of(chosen).into_iter().collect();
     // Those that find what it left in a device variable.
     let by_vars: BTreeSet<u32> = later_for_vars(program, touch, chosen).into_iter().collect();
     let mut out = Vec::new();
@@ -174,9 +186,11 @@ fn later<'p>(
                     .iter()
                     .chain(a.dev_copies.iter().flat_map(|c| &c.src))
                     .any(|(id, _)| reached.contains(id))
-            });
+            })
+            || l.args.iter().any(|a| devices.contains(&a.device));
         if reads {
             reached.insert(l.id);
+            devices.extend(devices_of(l));
             out.push(l);
         }
     }
@@ -947,9 +961,18 @@ impl Executor {
                 let next = later.after.iter().find_map(|m| {
                     m.args.iter().enumerate().find_map(|(k, b)| {
                         let src = (m.id, k);
+                        // Or one given the same allocation after host code wrote all of it
+                        // again (`cudaMemcpy(d, h, …)` of a host array copied back from it):
+                        // what that launch leaves is the allocation's newest version.
+                        let refilled = !a.device.is_empty()
+                            && m.id > cur.0
+                            && b.device == a.device
+                            && b.offset == a.offset
+                            && b.prior_ids.is_empty();
                         (b.prior_ids.last() == Some(&cur)
-                            || (!a.device.is_empty() && b.prior_ids.contains(&cur)))
-                        .then_some(())?;
+                            || (!a.device.is_empty() && b.prior_ids.contains(&cur))
+                            || refilled)
+                            .then_some(())?;
                         let kept = ran.bufs.contains_key(&src)
                             && (a.device.is_empty()
                                 || pick(&ran, src, &p.name, &a.device).is_some());

@@ -420,6 +420,12 @@ impl Parser<'_> {
         let values = if launched {
             let key = (line, toks[k].col);
             let given = READBACKS.with(|m| m.borrow().get(&key).cloned());
+            // A copy back read again at the same place in one reading (a loop's iterations):
+            // the values given are its first iteration's, so a later iteration's are not known
+            // here; `h` stays unread rather than holding another iteration's cells.
+            if given.is_some() && !READBACKS_SEEN.with(|s| s.borrow_mut().insert(key)) {
+                return false;
+            }
             match given.filter(|v| v.len() as u64 == n) {
                 Some(v) => v,
                 None => {
@@ -454,4 +460,8 @@ thread_local! {
     /// (`crate::sequence`'s `readback`), by the copy call's line and column.
     pub(crate) static READBACKS: std::cell::RefCell<std::collections::HashMap<(u32, u32), Vec<String>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The copies of [`READBACKS`] used so far in this reading, by line and column: one met
+    /// again (a loop's later iteration) is not given the first one's values.
+    pub(crate) static READBACKS_SEEN: std::cell::RefCell<std::collections::HashSet<(u32, u32)>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
 }

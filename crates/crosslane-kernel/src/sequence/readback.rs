@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use super::{earlier, pick, run_one, Ran};
 use crate::ast::{HostLaunch, Readback, Span};
 use crate::exec::LaunchConfig;
-use crate::parser::host_d2d::READBACKS;
+use crate::parser::host_d2d::{READBACKS, READBACKS_SEEN};
 use crate::parser::Parsed;
 
 /// Most times the program is read again (a chain of copies back, each needing the one before).
@@ -39,8 +39,10 @@ pub(crate) fn resolve(source: &str, parsed: Parsed, config: &LaunchConfig) -> Pa
             break;
         }
         READBACKS.with(|m| m.borrow_mut().clone_from(&got));
+        READBACKS_SEEN.with(|s| s.borrow_mut().clear());
         let again = crate::front_end::parse_for_launch(source, config);
         READBACKS.with(|m| m.borrow_mut().clear());
+        READBACKS_SEEN.with(|s| s.borrow_mut().clear());
         match again {
             Ok(p) => parsed = p,
             Err(_) => break,

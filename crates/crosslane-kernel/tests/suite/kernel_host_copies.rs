@@ -344,3 +344,59 @@ int main() {
     assert_eq!(out[..4], some([0, 7, 14, 21])[..]);
     assert_eq!(out[4..], [None, None, None, None]);
 }
+
+/// Traced as the first of two launches with a round trip through the host between them (the
+/// default trace): the buffer at the end of the run is the device's after the second launch,
+/// which host code gave the allocation again with `cudaMemcpy(d, h, …)`. h = 0; inc: d = 1;
+/// back on the host h = 1 * 2 + 1 = 3; copied in, inc: d = 4. Without the host arithmetic the
+/// second launch finds 1 and leaves 2.
+#[test]
+fn the_final_buffer_follows_a_launch_given_the_allocation_again_after_a_round_trip() {
+    let src = "\
+__global__ void inc(int* d) { d[threadIdx.x] += 1; }
+int main() {
+  int h[4];
+  for (int i = 0; i < 4; ++i) h[i] = 0;
+  int* d;
+  cudaMalloc(&d, 16);
+  cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+  inc<<<1, 4>>>(d);
+  cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 4; ++i) h[i] = h[i] * 2 + 1;
+  cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+  inc<<<1, 4>>>(d);
+  cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  return 0;
+}
+";
+    let t = run_entry(src, "inc");
+    assert_eq!(ints(&t, "d"), some([4, 4, 4, 4]));
+    let plain = src.replace("  for (int i = 0; i < 4; ++i) h[i] = h[i] * 2 + 1;\n", "");
+    let t = run_entry(&plain, "inc");
+    assert_eq!(ints(&t, "d"), some([2, 2, 2, 2]));
+}
+
+/// A round trip inside a loop: each iteration's copy back is one call of the source, read
+/// again with its first iteration's values only, so a later iteration's host array is not
+/// known here; the buffer the later launches find is said to have no value and ends undefined,
+/// never the first iteration's numbers again (the device gives 3 after three iterations).
+#[test]
+fn a_round_trip_in_a_loop_is_undefined_not_the_first_iterations_values() {
+    let src = "\
+__global__ void inc(int* d) { d[threadIdx.x] += 1; }
+int main() {
+  int h[4] = {0, 0, 0, 0};
+  int* d;
+  cudaMalloc(&d, 16);
+  for (int r = 0; r < 3; ++r) {
+    cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+    inc<<<1, 4>>>(d);
+    cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  }
+  return 0;
+}
+";
+    let t = run_entry(src, "inc");
+    assert_eq!(ints(&t, "d"), vec![None, None, None, None]);
+    assert!(has(&t, Level::Warning, "which has no value here"));
+}
