@@ -28,45 +28,13 @@ pub const HEADER: &str = "namespace cuda { enum thread_scope { thread_scope_syst
 
 /// Whether `line` is `#include <cuda/barrier>` (spaces allowed around `#` and the name).
 fn is_barrier_include(line: &str) -> bool {
-    let t = line.trim_start();
-    let Some(rest) = t.strip_prefix('#') else {
-        return false;
-    };
-    let Some(rest) = rest.trim_start().strip_prefix("include") else {
-        return false;
-    };
-    rest.trim() == "<cuda/barrier>"
+    crate::wmma_header::is_include_of(line, &["<cuda/barrier>"])
 }
 
 /// `source` with each `#include <cuda/barrier>` line replaced by [`HEADER`] (the first only;
 /// later ones become empty lines), unchanged when it has none.
 pub fn expand(source: &str) -> Cow<'_, str> {
-    if !source.lines().any(is_barrier_include) {
-        return Cow::Borrowed(source);
-    }
-    let mut out = String::with_capacity(source.len() + HEADER.len());
-    let mut done = false;
-    for piece in source.split_inclusive('\n') {
-        let (line, end) = match piece.strip_suffix('\n') {
-            Some(l) => (l, "\n"),
-            None => (piece, ""),
-        };
-        let (line, cr) = match line.strip_suffix('\r') {
-            Some(l) => (l, "\r"),
-            None => (line, ""),
-        };
-        if is_barrier_include(line) {
-            if !done {
-                out.push_str(HEADER);
-                done = true;
-            }
-        } else {
-            out.push_str(line);
-        }
-        out.push_str(cr);
-        out.push_str(end);
-    }
-    Cow::Owned(out)
+    crate::wmma_header::replace_includes(source, is_barrier_include, || HEADER.to_string(), true)
 }
 
 #[cfg(test)]

@@ -62,6 +62,12 @@ pub const F64_SHAPE: (u32, u32, u32) = (8, 8, 4);
 
 /// Whether `line` is an `#include` of `<mma.h>` (or `"mma.h"`).
 fn is_mma_include(line: &str) -> bool {
+    is_include_of(line, &["<mma.h>", "\"mma.h\""])
+}
+
+/// Whether `line` is an `#include` whose target, as written, is one of `targets`
+/// (`<mma.h>`, `"mma.h"`, `<cuda/barrier>`).
+pub(crate) fn is_include_of(line: &str, targets: &[&str]) -> bool {
     let t = line.trim();
     let Some(rest) = t.strip_prefix('#') else {
         return false;
@@ -69,16 +75,31 @@ fn is_mma_include(line: &str) -> bool {
     let Some(rest) = rest.trim_start().strip_prefix("include") else {
         return false;
     };
-    matches!(rest.trim(), "<mma.h>" | "\"mma.h\"")
+    targets.contains(&rest.trim())
 }
 
 /// `source` with each `#include <mma.h>` line replaced by [`header`] on that line; the source
 /// itself when it has none.
 pub fn expand(source: &str) -> Cow<'_, str> {
-    if !source.lines().any(is_mma_include) {
+    replace_includes(source, is_mma_include, header, false)
+}
+
+/// `source` with each line `is_include` accepts replaced by `header()` on that line (with
+/// `once`, the first such line only; later ones become empty lines), every line's ending kept
+/// so that positions stay; `source` itself, and `header` not called, when it has none. The
+/// headers crosslane writes for `<mma.h>` and `<cuda/barrier>` ([`crate::barrier_header`]).
+pub(crate) fn replace_includes(
+    source: &str,
+    is_include: impl Fn(&str) -> bool,
+    header: impl FnOnce() -> String,
+    once: bool,
+) -> Cow<'_, str> {
+    if !source.lines().any(&is_include) {
         return Cow::Borrowed(source);
     }
-    let mut out = String::with_capacity(source.len() + 8192);
+    let header = header();
+    let mut out = String::with_capacity(source.len() + header.len());
+    let mut done = false;
     for piece in source.split_inclusive('\n') {
         let (line, end) = match piece.strip_suffix('\n') {
             Some(l) => (l, "\n"),
@@ -88,8 +109,11 @@ pub fn expand(source: &str) -> Cow<'_, str> {
             Some(l) => (l, "\r"),
             None => (line, ""),
         };
-        if is_mma_include(line) {
-            out.push_str(&header());
+        if is_include(line) {
+            if !(once && done) {
+                out.push_str(&header);
+                done = true;
+            }
         } else {
             out.push_str(line);
         }

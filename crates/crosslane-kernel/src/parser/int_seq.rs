@@ -11,10 +11,11 @@
 //! from the builtin class template [`MAKE_SEQ`] ([`crate::parser`]'s `instantiate_class`), and
 //! `index_sequence_for<T...>` from [`SEQ_FOR`] with the pack's length.
 
+use super::std_constants::word;
 use super::targs::TArg;
 use super::{PResult, Parser};
 use crate::ast::Span;
-use crate::lexer::{Tok, Token};
+use crate::lexer::Token;
 use crate::types::{Scalar, ValTy};
 use crate::KernelError;
 
@@ -49,21 +50,10 @@ template <size_t N> using make_index_sequence = __crosslane_make_seq<size_t, N>;
 template <typename... Ts> using index_sequence_for = __crosslane_seq_for<Ts...>;
 ";
 
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w),
-        _ => None,
-    }
-}
-
 /// `tokens` with the integer sequences declared before them and `std::` dropped before their
 /// names, when the source names one; else `tokens` unchanged.
 pub(super) fn int_seq(tokens: Vec<Token>) -> Vec<Token> {
-    let Some(first) = tokens
-        .iter()
-        .find(|t| matches!(&t.tok, Tok::Ident(w) if NAMES.contains(&w.as_str())))
-        .cloned()
-    else {
+    let Some(first) = super::std_constants::first_naming(&tokens, &NAMES) else {
         return tokens;
     };
     let defines_own = tokens.windows(2).any(|w| {

@@ -33,22 +33,27 @@ using true_type = integral_constant<bool, true>;
 using false_type = integral_constant<bool, false>;
 ";
 
-fn word(t: Option<&Token>) -> Option<&str> {
+/// The identifier `t` spells, if it is one.
+pub(super) fn word(t: Option<&Token>) -> Option<&str> {
     match t.map(|t| &t.tok) {
         Some(Tok::Ident(w)) => Some(w),
         _ => None,
     }
 }
 
+/// The first token of `tokens` naming one of `names` (where a prelude is placed).
+pub(super) fn first_naming(tokens: &[Token], names: &[&str]) -> Option<Token> {
+    tokens
+        .iter()
+        .find(|t| matches!(&t.tok, Tok::Ident(w) if names.contains(&w.as_str())))
+        .cloned()
+}
+
 /// `tokens` with [meta.help]'s helper classes declared before them and `std::` dropped before
 /// their names, when the source names one and declares none of those names; else `tokens`
 /// unchanged.
 pub(super) fn std_constants(tokens: Vec<Token>) -> Vec<Token> {
-    let Some(first) = tokens
-        .iter()
-        .find(|t| matches!(&t.tok, Tok::Ident(w) if NAMES.contains(&w.as_str())))
-        .cloned()
-    else {
+    let Some(first) = first_naming(&tokens, &NAMES) else {
         return tokens;
     };
     // `struct integral_constant`, `using true_type = …`, `typedef … false_type;`: the source's
