@@ -48,7 +48,7 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const INIT = `
 window.__marks = [];
 const mark = (n) => window.__marks.push([n, performance.now()]);
-for (const name of ['instantiateStreaming', 'instantiate']) {
+for (const name of ['compileStreaming', 'instantiateStreaming', 'instantiate']) {
   const f = WebAssembly[name];
   WebAssembly[name] = async function (...a) {
     mark(name + ' starts');

@@ -4,10 +4,14 @@
 // kernel link opened cold → its first trace (section#view-kernel leaves data-state="running").
 // Also lists every .wasm each page fetched before its first render, with gzipped bytes.
 //
-//   bash scripts/build-web && node tests/e2e/first-lanes.mjs [DIST] [RUNS]
+//   bash scripts/build-web && node tests/e2e/first-lanes.mjs [DIST[,DIST…]] [RUNS]
 //
 // DIST defaults to dist/, RUNS to 11 (medians). The script serves DIST itself on a loopback port
 // with gzip (level 9, as a static host sends it), plus the trivial page at /__trivial.html.
+// Several builds, comma-separated (e.g. main's dist/ and a branch's), are served each on its own
+// port and loaded in turn with the trivial page (trivial, first, second, …, trivial, …), so that
+// all see the same machine load; each gets its own lines and its difference to the one trivial
+// median.
 // Each load is a fresh Chromium profile (cold HTTP cache and code cache). docs/benchmarks.md keeps
 // the figures.
 import { createServer } from 'node:http';
@@ -17,7 +21,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
-const DIST = resolve(process.argv[2] ?? 'dist');
+const DISTS = (process.argv[2] ?? 'dist').split(',').map((d) => resolve(d));
 const RUNS = Number(process.argv[3] ?? 11);
 const ARGS = [
   '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -43,27 +47,35 @@ function body(path) {
   }
   return cache.get(path);
 }
-const server = createServer((req, res) => {
-  const url = new URL(req.url, 'http://x');
-  let path;
-  if (url.pathname === '/__trivial.html') path = url.pathname;
-  else {
-    path = normalize(join(DIST, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(DIST)) { res.writeHead(403).end(); return; }
-    try { if (statSync(path).isDirectory()) path = join(path, 'index.html'); } catch { res.writeHead(404).end(); return; }
-  }
-  let b;
-  try { b = body(path); } catch { res.writeHead(404).end(); return; }
-  const gz = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
-  res.writeHead(200, {
-    'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
-    'Cache-Control': 'no-store',
-    ...(gz ? { 'Content-Encoding': 'gzip' } : {}),
+/** A loopback server of `DIST` (and of the trivial page); resolves to its base URL. */
+async function serve(DIST) {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let path;
+    if (url.pathname === '/__trivial.html') path = url.pathname;
+    else {
+      path = normalize(join(DIST, decodeURIComponent(url.pathname)));
+      if (!path.startsWith(DIST)) { res.writeHead(403).end(); return; }
+      try { if (statSync(path).isDirectory()) path = join(path, 'index.html'); } catch { res.writeHead(404).end(); return; }
+    }
+    let b;
+    try { b = body(path); } catch { res.writeHead(404).end(); return; }
+    const gz = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-store',
+      ...(gz ? { 'Content-Encoding': 'gzip' } : {}),
+    });
+    res.end(gz ? b.gz : b.raw);
   });
-  res.end(gz ? b.gz : b.raw);
-});
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const base = `http://127.0.0.1:${server.address().port}/`;
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  servers.push(server);
+  return `http://127.0.0.1:${server.address().port}/`;
+}
+const servers = [];
+const bases = [];
+for (const d of DISTS) bases.push(await serve(d));
+const base = bases[0];
 
 /** One cold load of `url`: ms from navigation to `done` (a page function), the .wasm fetched
  *  before it with their gzipped bytes, and the page's final URL. */
@@ -95,11 +107,11 @@ async function coldLoad(url, done, timeout = 60_000) {
 
 const firstRender = () => Number(document.body.dataset.ready ?? 0) >= 1;
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const gzKB = (name) => (body(join(DIST, name)).gz.length / 1024).toFixed(1);
+const gzKB = (dist, name) => (body(join(dist, name)).gz.length / 1024).toFixed(1);
 
 // A kernel link: the default kernel's scenario, as the page writes it into its URL once the
 // kernel view has shown its first frame.
-async function kernelLink() {
+async function kernelLink(base) {
   const profile = mkdtempSync(join(tmpdir(), 'crosslane-lanes-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: false, args: ARGS,
@@ -122,35 +134,40 @@ async function kernelLink() {
 }
 
 const trivial = [];
-const lanes = [];
-let pageWasm = [];
+const runs = DISTS.map((dist, i) => ({ dist, base: bases[i], lanes: [], kernel: [], pageWasm: [], kernelWasm: [] }));
 for (let k = 0; k < RUNS; k += 1) {
   trivial.push((await coldLoad(`${base}__trivial.html`, firstRender)).ms);
-  const r = await coldLoad(base, firstRender);
-  lanes.push(r.ms);
-  pageWasm = r.wasm;
+  for (const r of runs) {
+    const got = await coldLoad(r.base, firstRender);
+    r.lanes.push(got.ms);
+    r.pageWasm = got.wasm;
+  }
 }
-const link = await kernelLink();
-const kernel = [];
-let kernelWasm = [];
+for (const r of runs) r.link = await kernelLink(r.base);
 const firstTrace = () => {
   const s = document.getElementById('view-kernel')?.dataset.state;
   return s !== undefined && s !== 'running' && document.body.dataset.view === 'kernel';
 };
 for (let k = 0; k < RUNS; k += 1) {
-  const r = await coldLoad(link, firstTrace);
-  kernel.push(r.ms);
-  kernelWasm = r.wasm;
+  for (const r of runs) {
+    const got = await coldLoad(r.link, firstTrace);
+    r.kernel.push(got.ms);
+    r.kernelWasm = got.wasm;
+  }
 }
-server.close();
+for (const s of servers) s.close();
 
 const row = (name, xs) => `${name.padEnd(34)} median ${String(median(xs)).padStart(5)} ms  (min ${Math.min(...xs)}, max ${Math.max(...xs)})`;
+const list = (r, names) => names.map((w) => `${w} (${gzKB(r.dist, w)} KB gz)`).join(', ') || 'none';
 console.log(`cold loads, ${RUNS} each, headless Chromium, loopback with gzip -9, ${new Date().toISOString()}`);
 console.log(row('trivial page (one canvas)', trivial));
-console.log(row('crosslane default page, first lanes', lanes));
-console.log(`${''.padEnd(34)} difference of medians ${median(lanes) - median(trivial)} ms (target ≤ 150)`);
-console.log(row('kernel link, first trace', kernel));
-console.log(`${''.padEnd(34)} (target ≤ 1000 ms)`);
-console.log(`wasm before the default page's first render: ${pageWasm.map((w) => `${w} (${gzKB(w)} KB gz)`).join(', ') || 'none'}`);
-console.log(`wasm before a kernel link's first trace: ${kernelWasm.map((w) => `${w} (${gzKB(w)} KB gz)`).join(', ') || 'none'}`);
-console.log(`kernel link: ${link.slice(0, 100)}…`);
+for (const r of runs) {
+  if (runs.length > 1) console.log(`--- ${r.dist}`);
+  console.log(row('crosslane default page, first lanes', r.lanes));
+  console.log(`${''.padEnd(34)} difference of medians ${median(r.lanes) - median(trivial)} ms (target ≤ 150)`);
+  console.log(row('kernel link, first trace', r.kernel));
+  console.log(`${''.padEnd(34)} (target ≤ 1000 ms)`);
+  console.log(`wasm before the default page's first render: ${list(r, r.pageWasm)}`);
+  console.log(`wasm before a kernel link's first trace: ${list(r, r.kernelWasm)}`);
+  console.log(`kernel link: ${r.link.slice(0, 100)}…`);
+}
