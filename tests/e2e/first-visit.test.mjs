@@ -51,9 +51,16 @@ test('the first screen says what crosslane is, opens on a CUDA butterfly and hid
 test('the default page fetches only its first module; the kernel engine loads when the kernel view is first shown', async () => {
   const page = await browser.context.newPage();
   const wasm = [];
-  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  const sheets = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop());
+    if (r.resourceType() === 'stylesheet') sheets.push(r.url());
+  });
   await page.goto(PAGE_URL);
   await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
+  // scripts/head-start: the stylesheet is in the page (no request before the first render), and
+  // the module fetched by the head's script is the one the start-up script uses (one request).
+  assert.deepEqual(sheets, [], `stylesheets requested: ${sheets.join(', ')}`);
   // Idle time: no prefetch of the engine follows the first render.
   await page.waitForTimeout(1500);
   assert.deepEqual(wasm.map((w) => w.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['crosslane-web'],
