@@ -850,6 +850,16 @@ impl Parser<'_> {
             }
             Tok::Ident(w)
                 if self.ascend
+                    && Self::is_ascend_lane(&w)
+                    && self.is_punct("(")
+                    && self.var_type(&w).is_none()
+                    && !self.fn_types.contains_key(&w) =>
+            {
+                // `laneid()`, `lanemask_lt()`: the Ascend C SIMT API's lane-id functions.
+                return self.ascend_lane(&w, span);
+            }
+            Tok::Ident(w)
+                if self.ascend
                     && (w == "block_idx" || w == "block_num")
                     && self.var_type(&w).is_none() =>
             {
