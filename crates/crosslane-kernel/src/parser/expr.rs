@@ -1047,6 +1047,17 @@ impl Parser<'_> {
                 {
                     // `INT_MAX`, `UINT32_MAX`, `CHAR_BIT`: <climits> / <cstdint>.
                     return Ok(super::limits::typed_int(v, t, span));
+                } else if self.is_punct("::") && self.var_type(&w).is_none() {
+                    // `mctlass::fast_max(a, b)`, `ck_tile::max(a, b)`: a qualifier no
+                    // declaration of the source names (a library header's namespace).
+                    let Tok::Ident(m) = self.peek(1).clone() else {
+                        return self.err("a name after `::`");
+                    };
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{w}::{m}` is not declared: `{w}` names no namespace, class or enum of this source, and headers are not read (crosslane reads this one file); paste the declaration of `{w}::{m}`, or write what it computes"),
+                    ));
                 } else {
                     ExprKind::Ident(w)
                 }

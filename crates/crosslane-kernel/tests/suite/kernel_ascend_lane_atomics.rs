@@ -242,3 +242,47 @@ Result collect() { Result r; r.count = 0; return r; }";
         .iter()
         .any(|d| d.message.contains("host code skipped")));
 }
+
+/// Host code in the shape of the asc-devkit samples: a `std::vector<float>` filled in a loop,
+/// copied through a `uint8_t*` view of its storage (`reinterpret_cast<uint8_t*>(v.data())`,
+/// the same address) with `aclrtMemcpy` into a `float` buffer: the buffer holds the vector's
+/// values. A write through the view afterwards leaves the vector unknown (undefined cells).
+#[test]
+fn a_byte_view_of_a_filled_vector_copies_its_values() {
+    let src = "\
+#include <vector>
+__global__ void twice(float* in, float* out) { out[threadIdx.x] = in[threadIdx.x] * 2.0f; }
+int32_t main(int32_t argc, char* argv[]) {
+    constexpr uint32_t n = 8;
+    std::vector<float> host(n);
+    for (uint32_t i = 0; i < n; i++) {
+        host[i] = i % 3;
+    }
+    uint8_t* view = reinterpret_cast<uint8_t*>(host.data());
+    float* d_in = nullptr;
+    float* d_out = nullptr;
+    size_t bytes = n * sizeof(float);
+    aclrtMalloc((void**)&d_in, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&d_out, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    WRITE
+    aclrtMemcpy(d_in, bytes, view, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    twice<<<1, n>>>(d_in, d_out);
+    return 0;
+}";
+    let c = LaunchConfig {
+        dialect: Some(Dialect::Ascend),
+        ..LaunchConfig::default()
+    };
+    let t = run(&src.replace("WRITE", ""), c.clone());
+    let out: Vec<Option<f64>> = t
+        .buffer("out")
+        .unwrap()
+        .iter()
+        .map(|v| v.as_ref().and_then(KVal::as_f64))
+        .collect();
+    // (i % 3) * 2 for i = 0..7.
+    let want: Vec<Option<f64>> = (0..8).map(|i| Some(f64::from(i % 3) * 2.0)).collect();
+    assert_eq!(out, want);
+    let t = run(&src.replace("WRITE", "view[0] = 9;"), c);
+    assert!(t.buffer("out").unwrap().iter().all(Option::is_none));
+}

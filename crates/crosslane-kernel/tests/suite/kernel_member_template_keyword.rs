@@ -50,3 +50,28 @@ __global__ void k(const int* a, int* b) { Prefix<64>::run<int>(a, b); }";
         .collect();
     assert_eq!(cell_ints(t.buffer("b").unwrap()), want);
 }
+
+/// A helper qualified by a library namespace the source never declares (`mctlass::fast_max`
+/// from a header, as tile-language's MACA `MaxOp` calls it) is refused by its qualified name,
+/// saying headers are not read, instead of a parse error at the `::`.
+#[test]
+fn an_undeclared_library_qualifier_is_named_in_the_refusal() {
+    let src = "\
+struct MaxOp {
+  template <typename T> __device__ T operator()(T const &x, T const &y) {
+    return mctlass::fast_max(x, y);
+  }
+};
+__global__ void k(float* d) { d[threadIdx.x] = MaxOp()(d[threadIdx.x], 2.0f); }";
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Maca),
+        ..LaunchConfig::default()
+    };
+    let e = run_kernel(src, config).expect_err("an undeclared qualifier");
+    assert!(
+        e.message.contains("`mctlass::fast_max` is not declared")
+            && e.message.contains("headers are not read"),
+        "{}",
+        e.message
+    );
+}
