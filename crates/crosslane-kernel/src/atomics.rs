@@ -9,7 +9,15 @@
 //! - GCC's and clang's `__atomic_*` builtins (GCC manual, "Built-in Functions for Memory Model
 //!   Aware Atomic Operations"; clang adds `__atomic_fetch_min/max`);
 //! - clang's `__hip_atomic_*` builtins, which take a memory order and a HIP memory scope
-//!   (`__HIP_MEMORY_SCOPE_WAVEFRONT` …; HIP's own atomics are written over them).
+//!   (`__HIP_MEMORY_SCOPE_WAVEFRONT` …; HIP's own atomics are written over them);
+//! - Ascend C's SIMT atomics `asc_atomic_add`, `_sub`, `_exch`, `_max`, `_min`, `_inc`, `_dec`,
+//!   `_cas`, `_and`, `_or`, `_xor` (CANN asc-devkit SIMT API reference, "atomic operations",
+//!   header `simt_api/device_atomic_functions.h`): each returns "UB或Global Memory上的初始数据"
+//!   (the cell's value before it) and does what CUDA's function of the same word does —
+//!   `asc_atomic_inc(p, v)` stores 0 where the old value is at least `v`, else old + 1;
+//!   `asc_atomic_dec(p, v)` stores `v` where the old value is 0 or above `v`, else old − 1;
+//!   `asc_atomic_cas(p, compare, val)` stores `val` where the old value equals `compare` —
+//!   with `uint64_t` overloads of `inc` and `dec` besides `uint32_t`.
 //!
 //! Why scope and order change no value here: the emulator runs one device whose memory
 //! operations complete at once, in one order (`machine/atomic.rs`: every active lane of a warp
@@ -128,6 +136,24 @@ const RMW: &[(&str, AtomicOp)] = &[
     ("max", AtomicOp::Max),
 ];
 
+/// The operation of Ascend C's `asc_atomic_<word>` (module comment), `None` for another name.
+pub fn ascend_op(name: &str) -> Option<AtomicOp> {
+    Some(match name.strip_prefix("asc_atomic_")? {
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "exch" => AtomicOp::Exch,
+        "max" => AtomicOp::Max,
+        "min" => AtomicOp::Min,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        "cas" => AtomicOp::Cas,
+        "and" => AtomicOp::And,
+        "or" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        _ => return None,
+    })
+}
+
 fn rmw(word: &str) -> Option<AtomicOp> {
     RMW.iter().find(|(w, _)| *w == word).map(|(_, op)| *op)
 }
@@ -178,6 +204,9 @@ pub fn form(name: &str) -> Option<AtomicForm> {
         .unwrap_or(name);
     if let Some((_, op)) = CUDA.iter().find(|(n, _)| *n == base) {
         return Some(plain(*op, Gives::Old));
+    }
+    if let Some(op) = ascend_op(name) {
+        return Some(plain(op, Gives::Old));
     }
     let gcc = |op: AtomicOp, gives: Gives, arity: usize, orders: &'static [usize]| AtomicForm {
         op,

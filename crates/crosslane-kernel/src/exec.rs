@@ -48,6 +48,21 @@ pub use super::trace::*;
 /// which every dialect's launch here shares.
 pub const MAX_THREADS_PER_BLOCK: usize = 1024;
 
+/// Most threads in one Ascend C SIMT block: `asc_vf_call`'s "线程总数=dimx*dimy*dimz，必须<=2048"
+/// (CANN asc-devkit SIMT API reference, asc_vf_call, the `threadNums` parameter), the
+/// `__launch_bounds__(2048)` of the vendor's SIMT samples.
+pub const MAX_THREADS_PER_BLOCK_ASCEND: usize = 2048;
+
+/// The most threads one block of a `dialect` launch may have: [`MAX_THREADS_PER_BLOCK`], or
+/// [`MAX_THREADS_PER_BLOCK_ASCEND`] for Ascend C.
+pub fn max_threads_per_block(dialect: Dialect) -> usize {
+    if dialect == Dialect::Ascend {
+        MAX_THREADS_PER_BLOCK_ASCEND
+    } else {
+        MAX_THREADS_PER_BLOCK
+    }
+}
+
 /// Most blocks in one launch (the product of the grid's dimensions): a budget of this
 /// interpreter, far below the hardware grid limits, so that a launch stays one a page can step.
 pub const MAX_BLOCKS: usize = 65_536;
@@ -273,8 +288,9 @@ impl Executor {
             (None, None) => ([lanes, 1, 1], "one warp (no block shape given)".to_string()),
         };
         let grid_dim = config.grid_dim.unwrap_or([1, 1, 1]);
+        let max_threads = max_threads_per_block(dialect);
         let threads = super::host_launch::dims_total(block_dim)
-            .filter(|t| (1..=MAX_THREADS_PER_BLOCK).contains(t))
+            .filter(|t| (1..=max_threads).contains(t))
             .ok_or_else(|| {
                 // Name where the shape came from: the host expression when host code gave it.
                 let from = match super::host_launch::chosen_launch(&program, &config) {
@@ -285,7 +301,7 @@ impl Executor {
                     _ => geometry_from.clone(),
                 };
                 at(format!(
-                    "threads per block must be 1..={MAX_THREADS_PER_BLOCK}, got {block_dim:?} \
+                    "threads per block must be 1..={max_threads}, got {block_dim:?} \
                      (from {from}); set the block (CLI: --threads-per-block N)"
                 ))
             })?;

@@ -25,8 +25,9 @@ pub struct RunArgs {
     /// else the launch in host code, else 1).
     #[arg(long, value_parser = parse_dim3)]
     pub blocks: Option<[usize; 3]>,
-    /// Kernel only: threads per block, `X[,Y,Z]`, 1..=1024 in all (default: a kernel scenario's,
-    /// else the launch in host code, else the kernel's `asc_vf_call` comment, else one warp).
+    /// Kernel only: threads per block, `X[,Y,Z]`, 1..=1024 in all, 1..=2048 for Ascend C
+    /// (default: a kernel scenario's, else the launch in host code, else the kernel's
+    /// `asc_vf_call` comment, else one warp).
     #[arg(long, value_parser = parse_dim3)]
     pub threads_per_block: Option<[usize; 3]>,
     /// Kernel only: a scalar parameter's value, `NAME=VALUE` (repeatable; default: the launch in

@@ -147,7 +147,20 @@ impl Executor {
                     if let Some((buf, off, v)) = a.expected_back {
                         let _ = self.write_place(w, Place::Mem(buf, off), l, v, e.span, cx);
                     }
+                    let cell = a
+                        .view
+                        .map(|(_, t)| t)
+                        .or_else(|| self.trace.memory.buffers.get(a.buf).map(|b| b.elem));
                     match form.gives {
+                        Gives::Old if name == "asc_atomic_add" && cell.is_some_and(half_cell) => {
+                            // CANN asc-devkit SIMT API reference, asc_atomic_add, 返回值说明:
+                            // "half和bfloat16_t类型的返回值不准确，禁止直接使用" — the cell is
+                            // updated, the value returned is not the old one.
+                            out[l] = Err(Undef::at(
+                                e.span,
+                                "asc_atomic_add on a half or bfloat16_t cell: its return value is inaccurate (\"不准确，禁止直接使用\"; half2 and bfloat16x2_t are exact)".to_string(),
+                            ));
+                        }
                         Gives::Old => out[l] = a.old,
                         Gives::Success => out[l] = a.result,
                         Gives::Nothing => {
@@ -221,15 +234,23 @@ impl Executor {
         };
         let elem = as_ptr.or(elem);
         // `atomicInc` / `atomicDec` exist for `unsigned int*` only (CUDA C++ Programming
-        // Guide, Atomic Functions; HIP likewise): another cell type names no function, so
-        // nothing is read or written.
-        if matches!(form.op, AtomicOp::Inc | AtomicOp::Dec)
-            && elem != Some(ValTy::scalar(Scalar::U32))
-        {
+        // Guide, Atomic Functions; HIP likewise), Ascend C's `asc_atomic_inc` / `_dec` for
+        // `uint32_t*` and `uint64_t*` (CANN asc-devkit SIMT API reference, their prototypes):
+        // another cell type names no function, so nothing is read or written.
+        let ascend = atomics::ascend_op(name).is_some();
+        let counts = |t: ValTy| {
+            t == ValTy::scalar(Scalar::U32) || (ascend && t == ValTy::scalar(Scalar::U64))
+        };
+        if matches!(form.op, AtomicOp::Inc | AtomicOp::Dec) && !elem.is_some_and(counts) {
             return Err(Undef::at(
                 span,
                 format!(
-                    "takes an `unsigned int*` ({rule}); this cell holds `{}`",
+                    "takes {} ({rule}); this cell holds `{}`",
+                    if ascend {
+                        "a `uint32_t*` or `uint64_t*`"
+                    } else {
+                        "an `unsigned int*`"
+                    },
                     elem.map_or_else(|| "nothing".to_string(), |t| t.name())
                 ),
             ));
@@ -293,7 +314,8 @@ impl Executor {
                 Ok(if same == Some(true) { val } else { o.clone() })
             }
             (Ok(o), AtomicOp::Inc | AtomicOp::Dec) => {
-                wrap_count(form.op == AtomicOp::Inc, name, o, &v, span)
+                let wide = elem == Some(ValTy::scalar(Scalar::U64));
+                wrap_count(form.op == AtomicOp::Inc, wide, name, o, &v, span)
             }
             (Ok(o), op) => combine(op, o, &v, span),
         });
@@ -491,11 +513,13 @@ fn combine(op: AtomicOp, o: &KVal, v: &KVal, span: Span) -> LaneVal {
 /// `val` (converted to `unsigned int`, as the parameter is): `atomicInc` stores
 /// `(old >= val) ? 0 : old + 1`, `atomicDec` stores `((old == 0) || (old > val)) ? val : old - 1`
 /// (CUDA C++ Programming Guide, Atomic Functions, atomicInc() and atomicDec(); HIP has the same
-/// two, HIP documentation, Atomic functions). The caller has checked the cell's type.
-fn wrap_count(inc: bool, name: &str, old: &KVal, val: &KVal, at: Span) -> LaneVal {
-    let u32_ty = ValTy::scalar(Scalar::U32);
+/// two, HIP documentation, Atomic functions). `wide`: a `uint64_t` cell, which Ascend C's
+/// `asc_atomic_inc` / `_dec` also take (the same rule in 64 bits, CANN asc-devkit SIMT API
+/// reference). The caller has checked the cell's type.
+fn wrap_count(inc: bool, wide: bool, name: &str, old: &KVal, val: &KVal, at: Span) -> LaneVal {
+    let cell_ty = ValTy::scalar(if wide { Scalar::U64 } else { Scalar::U32 });
     let not_ints = || Undef::at(at, format!("`{name}`: the values are not integers"));
-    let (Ok(o), Ok(b)) = (old.convert(u32_ty), val.convert(u32_ty)) else {
+    let (Ok(o), Ok(b)) = (old.convert(cell_ty), val.convert(cell_ty)) else {
         return Err(not_ints());
     };
     let (Some(o), Some(b)) = (o.as_int(), b.as_int()) else {
@@ -512,7 +536,13 @@ fn wrap_count(inc: bool, name: &str, old: &KVal, val: &KVal, at: Span) -> LaneVa
     } else {
         o - 1
     };
-    Ok(KVal::int(Scalar::U32, new))
+    Ok(KVal::int(cell_ty.scalar, new))
+}
+
+/// Whether a cell of type `t` is a lone `half` or `bfloat16_t`, whose `asc_atomic_add` returns no
+/// exact old value (CANN asc-devkit SIMT API reference, asc_atomic_add).
+fn half_cell(t: ValTy) -> bool {
+    t.lanes == 1 && matches!(t.scalar, Scalar::F16 | Scalar::Bf16)
 }
 
 /// The document that defines the atomic functions in a run of dialect `d`: a note cites the
@@ -521,6 +551,9 @@ fn atomic_rule(d: crosslane_core::op::Dialect) -> &'static str {
     match d {
         crosslane_core::op::Dialect::Hip => "HIP C++ language extensions, Atomic functions",
         crosslane_core::op::Dialect::Wgsl => "WGSL spec, Atomic Built-in Functions",
+        crosslane_core::op::Dialect::Ascend => {
+            "CANN asc-devkit SIMT API reference, atomic operations (asc_atomic_*)"
+        }
         _ => "CUDA C++ Programming Guide, Atomic Functions",
     }
 }

@@ -17,6 +17,19 @@
 //! - `Uni(p)`: whether `p` is the same in every active thread, the vote PTX calls `vote.uni`
 //!   (the header declares it beside the votes; its reference page gives no further rule).
 //!
+//! The C API's lane-id functions (CANN asc-devkit SIMT API reference, "lane id functions",
+//! header `simt_api/device_functions.h`), read in an Ascend C run where the source declares no
+//! function or variable of the name:
+//!
+//! - `laneid()`: "线程在其Warp内的索引 … Lane ID的取值范围为[0,31]" — the thread's lane, an
+//!   `int32_t`.
+//! - `lanemask_eq()`, `lanemask_lt()`, `lanemask_le()`, `lanemask_gt()`, `lanemask_ge()`: "获取
+//!   当前线程的一个32位掩码", the bits of the warp's lanes whose Lane ID is equal to, strictly
+//!   less than, at most, strictly greater than, at least the caller's (lane 0's `lanemask_ge` is
+//!   all ones, lane 31's is bit 31 alone; lane 0's `lanemask_lt` is 0, lane 31's is
+//!   `0x7FFFFFFF`), returned as `int32_t`. The masks count every lane of the warp, active or
+//!   not: the reference defines them by Lane ID alone.
+//!
 //! The C API's barrier and fences (`asc_syncthreads()`: "等待当前线程块内所有线程代码都执行到该
 //! 函数位置", CANN API reference asc_syncthreads; `asc_threadfence`, `asc_threadfence_block`) are
 //! kernel built-ins (`crate::builtins::builtin`).
@@ -45,7 +58,43 @@ const NAMES: &[&str] = &[
     "Uni",
 ];
 
+/// The lane-id functions of the C API and their values over the 32-bit lane mask, as source
+/// text of the lane (`__lane_id()`) the parser reads back (table in the module comment).
+const LANE_FNS: &[(&str, &str)] = &[
+    ("laneid", "(int)__lane_id()"),
+    ("lanemask_eq", "(int)(1u << __lane_id())"),
+    ("lanemask_lt", "(int)((1u << __lane_id()) - 1u)"),
+    ("lanemask_le", "(int)((2u << __lane_id()) - 1u)"),
+    ("lanemask_gt", "(int)~((2u << __lane_id()) - 1u)"),
+    ("lanemask_ge", "(int)~((1u << __lane_id()) - 1u)"),
+];
+
 impl Parser<'_> {
+    /// Whether `name` is one of the C API's lane-id functions read by [`Parser::ascend_lane`].
+    pub(super) fn is_ascend_lane(name: &str) -> bool {
+        LANE_FNS.iter().any(|(n, _)| *n == name)
+    }
+
+    /// `laneid()` or `lanemask_xx()` (the position is after the name): the lane's index or
+    /// mask (module comment).
+    ///
+    /// # Errors
+    /// A call with arguments (the functions take none).
+    pub(super) fn ascend_lane(&mut self, name: &str, at: Span) -> PResult<Expr> {
+        let args = self.call_args()?;
+        if !args.is_empty() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("`{name}()` takes no arguments, given {}", args.len()),
+            ));
+        }
+        let Some((_, text)) = LANE_FNS.iter().find(|(n, _)| *n == name) else {
+            return self.err("an Ascend C lane-id function");
+        };
+        self.lower(text, &[], at)
+    }
+
     /// Whether `name` is a function of the Ascend C SIMT C++ API read by [`Parser::ascend_simt`].
     pub(super) fn is_ascend_simt(name: &str) -> bool {
         NAMES.contains(&name)

@@ -536,7 +536,7 @@ impl Parser<'_> {
     }
 
     /// Parses a fixed lowering text into an expression, each `__aK` replaced by `args[K]`.
-    fn lower(&mut self, text: &str, args: &[Expr], at: Span) -> PResult<Expr> {
+    pub(super) fn lower(&mut self, text: &str, args: &[Expr], at: Span) -> PResult<Expr> {
         let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
         let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
         let e = sub.expr()?;

@@ -850,6 +850,16 @@ impl Parser<'_> {
             }
             Tok::Ident(w)
                 if self.ascend
+                    && Self::is_ascend_lane(&w)
+                    && self.is_punct("(")
+                    && self.var_type(&w).is_none()
+                    && !self.fn_types.contains_key(&w) =>
+            {
+                // `laneid()`, `lanemask_lt()`: the Ascend C SIMT API's lane-id functions.
+                return self.ascend_lane(&w, span);
+            }
+            Tok::Ident(w)
+                if self.ascend
                     && (w == "block_idx" || w == "block_num")
                     && self.var_type(&w).is_none() =>
             {
@@ -1037,6 +1047,17 @@ impl Parser<'_> {
                 {
                     // `INT_MAX`, `UINT32_MAX`, `CHAR_BIT`: <climits> / <cstdint>.
                     return Ok(super::limits::typed_int(v, t, span));
+                } else if self.is_punct("::") && self.var_type(&w).is_none() {
+                    // `mctlass::fast_max(a, b)`, `ck_tile::max(a, b)`: a qualifier no
+                    // declaration of the source names (a library header's namespace).
+                    let Tok::Ident(m) = self.peek(1).clone() else {
+                        return self.err("a name after `::`");
+                    };
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{w}::{m}` is not declared: `{w}` names no namespace, class or enum of this source, and headers are not read (crosslane reads this one file); paste the declaration of `{w}::{m}`, or write what it computes"),
+                    ));
                 } else {
                     ExprKind::Ident(w)
                 }

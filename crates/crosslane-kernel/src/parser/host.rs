@@ -871,6 +871,19 @@ impl Parser<'_> {
                         };
                         // `h + 4` / `&h[4]`: a host array from that element on.
                         let (src, src_off) = match one(parts.get(1)) {
+                            // A byte view of a filled vector of the device buffer's type.
+                            Some(h)
+                                if !st.fills.contains_key(&h) && !st.arrays.contains_key(&h) =>
+                            {
+                                let seen = super::host_ptr::vector_view(&toks[..k], &h).filter(
+                                    |(v, e)| {
+                                        st.fills.contains_key(v)
+                                            && dst.as_ref().and_then(|d| st.elem_word.get(d))
+                                                == Some(e)
+                                    },
+                                );
+                                (Some(seen.map_or(h, |(v, _)| v)), Some(0))
+                            }
                             Some(h) => (Some(h), Some(0)),
                             None => match parts.get(1) {
                                 Some(&(a, b)) => match self.host_array_at(st, a, b) {

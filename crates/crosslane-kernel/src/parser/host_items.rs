@@ -31,6 +31,30 @@ const DEVICE_MARKERS: &[&str] = &[
     "__aicore__",
 ];
 
+/// The C++ standard library's host-only class templates and classes (ISO C++17 [containers],
+/// [string.classes], [smartptr], [iostreams], [thread]): no device code holds one.
+const HOST_LIBRARY_TYPES: &[&str] = &[
+    "vector",
+    "string",
+    "map",
+    "unordered_map",
+    "set",
+    "unordered_set",
+    "multimap",
+    "list",
+    "deque",
+    "unique_ptr",
+    "shared_ptr",
+    "function",
+    "ifstream",
+    "ofstream",
+    "fstream",
+    "stringstream",
+    "ostringstream",
+    "mutex",
+    "thread",
+];
+
 /// The source rule a skipped item's note cites.
 const RULE: &str = "CUDA C++ Programming Guide, Function Execution Space Specifiers (a function \
                     without one is __host__); HIP Programming Guide, Function-type qualifiers";
@@ -113,9 +137,21 @@ impl Parser<'_> {
                 )
             })
         });
+        // A data member of a host-only library type (`std::vector<EdgePixel> list;` in a
+        // sample's result struct): the C++ standard library's containers, strings, smart
+        // pointers and streams are host code, so the class is too.
+        let host_members = body.is_some_and(|open| {
+            toks[open..end].windows(3).any(|w| {
+                matches!(
+                    (&w[0].tok, &w[1].tok, &w[2].tok),
+                    (Tok::Ident(s), Tok::Punct("::"), Tok::Ident(n))
+                        if s == "std" && HOST_LIBRARY_TYPES.contains(&n.as_str())
+                )
+            })
+        });
         if word("enum")
             || ((word("using") || word("typedef")) && !qualified)
-            || (class && !member_fns && !qualified)
+            || (class && !member_fns && !qualified && !host_members)
         {
             return Err(e);
         }

@@ -228,7 +228,19 @@ impl Parser<'_> {
             let member = j == k
                 && matches!(next, Some(Tok::Punct(".")))
                 && !matches!(next2, Some(Tok::Ident(m)) if matches!(m.as_str(), "size" | "data" | "begin" | "end"));
-            if !(arg || member) || except.contains(n) {
+            // `reinterpret_cast<uint8_t*>(h.data())` (also `static_cast`, `const_cast`): a cast,
+            // no call — the pointer keeps `h`'s address ([expr.reinterpret.cast]/7) and the
+            // declaration it initializes is read as a view of `h` (`host_ptr::vector_view`).
+            // Only where the view is then read alone as a copy's source: a write through it
+            // would change `h` unseen.
+            let cast = matches!(prev, Some(Tok::Punct("(")))
+                && matches!(prev2, Some(Tok::Punct(">")))
+                && (k..j.saturating_sub(2)).rev().take(8).any(|i| {
+                    matches!(&toks[i].tok, Tok::Ident(c)
+                        if matches!(c.as_str(), "reinterpret_cast" | "static_cast" | "const_cast"))
+                })
+                && copy_source_only(toks, k, end);
+            if !(arg || member) || cast || except.contains(n) {
                 continue;
             }
             // An alias of a device pointer (`host_ptr`): the allocation it points into.
@@ -659,4 +671,50 @@ fn managed_view(st: &HostState, d: &str) -> ManagedView {
         line,
         whole,
     }
+}
+
+/// Calls that copy from a host source: their second argument is read, never written.
+const COPY_CALLS: &[&str] = &[
+    "cudaMemcpy",
+    "hipMemcpy",
+    "mcMemcpy",
+    "aclrtMemcpy",
+    "cudaMemcpyAsync",
+    "hipMemcpyAsync",
+    "mcMemcpyAsync",
+];
+
+/// Most tokens after a declaration searched for its pointer's uses ([`copy_source_only`]).
+const VIEW_USES: usize = 4096;
+
+/// Whether the statement `toks[k..end]` declares a pointer `T* p = …;` whose every later use
+/// (within [`VIEW_USES`] tokens) is an argument of a copy call ([`COPY_CALLS`]) whose
+/// destination is not `p` (the copy reads `p`'s cells, never writes them): a view read only as
+/// a copy's source.
+fn copy_source_only(toks: &[crate::lexer::Token], k: usize, end: usize) -> bool {
+    let Some(eq) = (k..end).find(|&i| matches!(toks[i].tok, Tok::Punct("="))) else {
+        return false;
+    };
+    let Some(Tok::Ident(p)) = eq.checked_sub(1).map(|i| &toks[i].tok) else {
+        return false;
+    };
+    if !matches!(
+        eq.checked_sub(2).map(|i| &toks[i].tok),
+        Some(Tok::Punct("*"))
+    ) {
+        return false;
+    }
+    let last = (end + VIEW_USES).min(toks.len());
+    (end..last)
+        .filter(|&i| matches!(&toks[i].tok, Tok::Ident(n) if n == p))
+        .all(|i| {
+            // `COPY(dst, …, p, …)`: a `,` before `p`, the call's name before its `(` within
+            // the statement, and `p` not its first argument.
+            let start = (i.saturating_sub(32)..i)
+                .rev()
+                .find(|&q| matches!(toks[q].tok, Tok::Punct(";" | "{" | "}")))
+                .map_or(i.saturating_sub(32), |q| q + 1);
+            matches!(toks[i - 1].tok, Tok::Punct(","))
+                && matches!(&toks[start].tok, Tok::Ident(c) if COPY_CALLS.contains(&c.as_str()))
+        })
 }

@@ -139,4 +139,35 @@ impl Parser<'_> {
         self.pos = end + 1;
         Ok(())
     }
+
+    /// A default template argument of a call's template read where its class's names are in
+    /// scope: a member template's defaults may name its class's parameters and constants
+    /// (`template <typename T, int W = kSeg>` inside `template <int kSeg> struct S`), since
+    /// [temp.param]/10 reads a default in the scope of the template, the class's included;
+    /// `env` is the class's bindings (`MemberEnv`), `None` for a free
+    /// function template. The caller's names are restored after.
+    ///
+    /// # Errors
+    /// The default's own ([`Parser::default_arg_bound`]).
+    pub(super) fn default_in_class(
+        &mut self,
+        default: &[Token],
+        is_type: bool,
+        prior: &[(super::targs::TParam, super::targs::TArg)],
+        env: Option<&MemberEnv>,
+    ) -> PResult<Option<super::targs::TArg>> {
+        let Some(env) = env else {
+            return self.default_arg_bound(default, is_type, prior);
+        };
+        let kept = (self.consts.clone(), self.aliases.clone());
+        for (n, v) in &env.consts {
+            self.consts.insert(n.clone(), v.clone());
+        }
+        for (n, v) in &env.aliases {
+            self.aliases.insert(n.clone(), *v);
+        }
+        let r = self.default_arg_bound(default, is_type, prior);
+        (self.consts, self.aliases) = kept;
+        r
+    }
 }

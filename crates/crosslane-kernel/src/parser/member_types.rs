@@ -85,8 +85,10 @@ impl Parser<'_> {
             }
             k += 1;
         }
+        // `C<…>::template f<…>(…)` names a member template ([temp.names]/4), a call here,
+        // never a member type.
         matches!(self.peek(k), Tok::Punct("::"))
-            && matches!(self.peek(k + 1), Tok::Ident(_))
+            && matches!(self.peek(k + 1), Tok::Ident(w) if w != "template")
             && matches!(self.peek(k + 2), Tok::Ident(_) | Tok::Punct("*" | "&"))
     }
 
@@ -139,6 +141,12 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         };
+        // `C<…>::template run<T>(…)`: the keyword before a member template's name
+        // ([temp.names]/4), a call the caller reads, never a member type named `template`.
+        if name == "template" {
+            self.pos = save;
+            return Ok(None);
+        }
         let found = self
             .structs
             .get(&class)

@@ -672,6 +672,8 @@ impl Parser<'_> {
         let deduce_ptr = t.deduce_ptr.clone();
         let deduce_bound = t.deduce_bound.clone();
         let deduce_class = t.deduce_class.clone();
+        // A member template's defaults see its class's names (`default_in_class`).
+        let class_env = t.env.as_deref().cloned();
         let mut given = given;
         if params.last().is_some_and(|p| p.pack) && given.len() >= params.len() {
             // Explicit arguments past the others are the pack's.
@@ -769,13 +771,11 @@ impl Parser<'_> {
                     .take(k)
                     .filter_map(|(p, a)| Some((p.clone(), a.clone()?)))
                     .collect();
-                bound[k] = self
-                    .default_arg_bound(&d, p.value.is_none(), &prior)
-                    .map_err(|mut e| {
-                        e.message =
-                            format!("in `{name}`'s default for `{}`: {}", p.name, e.message);
-                        e
-                    })?;
+                let r = self.default_in_class(&d, p.value.is_none(), &prior, class_env.as_ref());
+                bound[k] = r.map_err(|mut e| {
+                    e.message = format!("in `{name}`'s default for `{}`: {}", p.name, e.message);
+                    e
+                })?;
             }
             if bound[k].is_none() {
                 return Err(KernelError::new(

@@ -291,6 +291,13 @@ impl Parser<'_> {
             match w.as_str() {
                 "__global__" | "__simt_vf__" | "__aicore__" => entry = true,
                 "__shared__" => storage.shared = true,
+                // Ascend C's Unified Buffer: an object declared `__ubuf__` in a SIMT kernel
+                // lives in the block's UB, which all its threads share (asc-devkit SIMT
+                // samples: `extern __ubuf__ float smem[];` sized by the launch's dynamic UB
+                // bytes, `__ubuf__ uint32_t is_last;` "将is_last标志从0号线程广播到该block的所有
+                // 线程"), as `__shared__` does; on a pointer's pointee (`__ubuf__ float* p`) it
+                // is the pointee's address space and the pointer stays the thread's own.
+                "__ubuf__" if !self.pointer_declarator_ahead() => storage.shared = true,
                 "__device__" => self.q_device = true,
                 "__host__" => self.q_host = true,
                 "extern" => storage.external = true,
@@ -307,6 +314,28 @@ impl Parser<'_> {
             }
         }
         Ok((entry, storage, bounds))
+    }
+
+    /// Whether the declaration whose type starts here declares a pointer or a reference: the
+    /// first `*` or `&` after the type's words (qualifiers, `::`-qualified names, one
+    /// `<…>` argument list) comes before the declared name. Looks ahead without reading;
+    /// bounded by the tokens up to the next `;`, `{`, `(` or `)`.
+    fn pointer_declarator_ahead(&self) -> bool {
+        let mut k = 0usize;
+        let mut depth = 0usize;
+        loop {
+            match self.peek(k) {
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") if depth > 0 => depth -= 1,
+                Tok::Punct(">>") if depth > 0 => depth = depth.saturating_sub(2),
+                Tok::Punct("*" | "&" | "&&") if depth == 0 => return true,
+                Tok::Ident(_) | Tok::Punct("::" | ",") => {}
+                Tok::Punct(_) if depth > 0 => {}
+                Tok::Int { .. } if depth > 0 => {}
+                _ => return false,
+            }
+            k += 1;
+        }
     }
 
     /// The cv-qualifiers and restrict qualifiers after a declarator's `*` (C++17 [dcl.ptr]/1:
