@@ -111,7 +111,11 @@ impl Parser<'_> {
                     format!(
                         "{class}::{other} is not modelled here (InclusiveSum, ExclusiveSum, \
                          InclusiveScan and ExclusiveScan are{})",
-                        if c.kind == Kind::WarpScan { ", and Scan" } else { "" }
+                        if c.kind == Kind::WarpScan {
+                            ", and Scan"
+                        } else {
+                            ""
+                        }
                     ),
                 ))
             }
@@ -266,9 +270,7 @@ impl Parser<'_> {
             ExprKind::Assign(None, Box::new(excl_out), Box::new(excl_call)),
             s,
         );
-        let same = |a: &Expr, b: &Expr| {
-            matches!((&a.kind, &b.kind), (ExprKind::Ident(p), ExprKind::Ident(q)) if p == q)
-        };
+        let same = |a: &Expr, b: &Expr| matches!((&a.kind, &b.kind), (ExprKind::Ident(p), ExprKind::Ident(q)) if p == q);
         let (first, second) = if same(&incl_out, &x) {
             (excl_set, incl_set)
         } else {

@@ -268,7 +268,10 @@ __global__ void k(int* out) {
   out[threadIdx.x * 4 + 2] = c;
   out[threadIdx.x * 4 + 3] = d;
 }";
-    let t = run_finished(src, launch_lanes(Dialect::Hip, 128, &[("out", 512, "zero")]));
+    let t = run_finished(
+        src,
+        launch_lanes(Dialect::Hip, 128, &[("out", 512, "zero")]),
+    );
     let v = |t: usize| t as i128 + 1;
     let want: Vec<Option<i128>> = (0..128usize)
         .flat_map(|t| {
@@ -290,7 +293,10 @@ fn cub_warp_id_stays_refused_in_cuda() {
     let src = "#include <cub/cub.cuh>
 __global__ void k(int* out) { out[threadIdx.x] = cub::WarpId(); }";
     let e = refused(src, launch(Dialect::Cuda, 32, &[("out", 32, "zero")]));
-    assert!(e.contains("%warpid") && e.contains("threadIdx.x / 32"), "{e}");
+    assert!(
+        e.contains("%warpid") && e.contains("threadIdx.x / 32"),
+        "{e}"
+    );
 }
 
 /// `WarpScan::Scan(x, inclusive, exclusive, op)` and `Scan(x, inclusive, exclusive, init, op)`

@@ -308,7 +308,9 @@ impl Parser<'_> {
             let (tname, _) = name.split_once('<')?;
             let t = self.templates.get(tname)?;
             let list = super::super::overload::param_tokens(t.tokens())?;
-            let param = super::super::overload::split_params(list).into_iter().nth(i)?;
+            let param = super::super::overload::split_params(list)
+                .into_iter()
+                .nth(i)?;
             // A parameter naming a struct (by value or reference, not through a pointer) that
             // is no template parameter of the template.
             if param.iter().any(|tk| matches!(tk.tok, Tok::Punct("*"))) {
@@ -316,8 +318,7 @@ impl Parser<'_> {
             }
             want = param.iter().find_map(|tk| match &tk.tok {
                 Tok::Ident(w)
-                    if self.structs.contains_key(w)
-                        && !t.params().iter().any(|p| &p.name == w) =>
+                    if self.structs.contains_key(w) && !t.params().iter().any(|p| &p.name == w) =>
                 {
                     Some(w.clone())
                 }
