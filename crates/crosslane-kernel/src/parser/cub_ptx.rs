@@ -44,8 +44,9 @@ impl Parser<'_> {
     /// A logical warp that is no power of two in 1..=32, a wrong number of arguments,
     /// `cub::WarpId()` (PTX's `%warpid`, which the vendor leaves unspecified).
     pub(super) fn cub_ptx_call(&mut self) -> PResult<Option<Expr>> {
+        // In HIP `cub::` is hipCUB too (`namespace cub = hipcub;`).
         let lib = if self.hip { "hipcub" } else { "cub" };
-        if !matches!(self.peek(0), Tok::Ident(w) if w == lib)
+        if !matches!(self.peek(0), Tok::Ident(w) if w == lib || (self.hip && w == "cub"))
             || !matches!(self.peek(1), Tok::Punct("::"))
         {
             return Ok(None);

@@ -252,16 +252,17 @@ __global__ void k(unsigned long long* out, int* preds) {
 /// width, `first_thread`, `last_thread` and `member_mask` ignored): HIP's `__shfl` rules
 /// (HIP Programming Guide: an up or down read outside the segment returns the caller's own
 /// value) over 64-bit masks on wave64; `WarpId()` the linear thread index over 64,
-/// `LaneId()` the lane.
+/// `LaneId()` the lane. `cub::` after `namespace cub = hipcub;` is the same.
 #[test]
 fn hipcub_shuffles_at_wave64_and_warp_lane_ids() {
     let src = "#include <hipcub/hipcub.hpp>
+namespace cub = hipcub;
 __global__ void k(int* out) {
   int v = threadIdx.x + 1;
   unsigned long long full = 0xffffffffffffffffull;
   int a = hipcub::ShuffleIndex<64>(v, 50, full);
   int b = hipcub::ShuffleUp<64>(v, 3, 0, full);
-  int c = hipcub::ShuffleDown<16>(v, 5, 15, full);
+  int c = cub::ShuffleDown<16>(v, 5, 15, full);
   int d = hipcub::WarpId() * 100 + hipcub::LaneId();
   out[threadIdx.x * 4 + 0] = a;
   out[threadIdx.x * 4 + 1] = b;
