@@ -416,3 +416,24 @@ __global__ void k(int* out) {
         .collect();
     assert_eq!(ints(&t, "out"), want);
 }
+
+/// A `cg::thread_group` parameter (rocm-examples' shape) given a group made in place: the
+/// hidden rank and size are the made group's (the block's: rank t of 32; a tile of 16's: rank
+/// t mod 16 of 16).
+#[test]
+fn thread_group_parameter_takes_a_group_made_in_place() {
+    let src = "#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ int info(cg::thread_group g) { g.sync(); return g.thread_rank() * 100 + g.size(); }
+__global__ void k(int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  out[threadIdx.x * 2] = info(cg::this_thread_block());
+  out[threadIdx.x * 2 + 1] = info(cg::tiled_partition<16>(block));
+}";
+    let t = run_finished(src, launch(Dialect::Cuda, 32, &[("out", 64, "zero")]));
+    let want: Vec<Option<i128>> = (0..32i128)
+        .flat_map(|t| [t * 100 + 32, t % 16 * 100 + 16])
+        .map(Some)
+        .collect();
+    assert_eq!(ints(&t, "out"), want);
+}
