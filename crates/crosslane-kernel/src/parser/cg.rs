@@ -254,7 +254,7 @@ impl Parser<'_> {
     pub(super) fn group_of(&self, e: &Expr) -> Option<Group> {
         match &e.kind {
             ExprKind::Ident(n) => self.groups.get(n).copied(),
-            _ => None,
+            _ => self.made_groups.get(&e.id).copied(),
         }
     }
 
@@ -567,7 +567,12 @@ impl Parser<'_> {
                     .cg_factory()?
                     .ok_or_else(|| KernelError::new(at.line, at.col, "a cooperative group"))?;
                 if !self.is_punct(".") {
-                    // A group made in place and passed on: its members.
+                    // A group made in place and passed on: its members, remembered as that
+                    // group for a template parameter deduced from it (a tile of a coalesced
+                    // group carries meta variables a members expression cannot).
+                    if g.meta.is_none() {
+                        self.made_groups.insert(g.mask.id, g.group);
+                    }
                     return Ok(Some(g.mask));
                 }
                 self.cg_member_of(g, None, at).map(Some)
@@ -809,13 +814,6 @@ impl Parser<'_> {
         (value, callable): (Expr, Option<Expr>),
         at: Span,
     ) -> PResult<Expr> {
-        if name == "exclusive_scan" && op != "plus" {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "cg::exclusive_scan is supported with cg::plus only here",
-            ));
-        }
         let combine = if callable.is_some() {
             "op(a, b)"
         } else {
@@ -877,10 +875,33 @@ impl Parser<'_> {
                     read(self, &xor, "m")?
                 ),
                 _ => {
-                    let tail = if name == "exclusive_scan" {
-                        "return v - own;"
-                    } else {
-                        "return v;"
+                    // Exclusive: the inclusive result of the rank below (one more `shfl_up`);
+                    // rank 0 gets 0 with `plus` (a struct: its inclusive result less its own
+                    // value) and, with another operator, no defined value.
+                    let tail = match (name, op, &record) {
+                        ("exclusive_scan", "plus", Some(_)) => "return v - own;".to_string(),
+                        ("exclusive_scan", "plus", None) => format!(
+                            "{} if (r == 0) return (T)0; return b;",
+                            read(self, &up, "1")?
+                        ),
+                        ("exclusive_scan", _, Some(s)) => {
+                            return Err(KernelError::new(
+                                at.line,
+                                at.col,
+                                format!(
+                                    "cg::exclusive_scan of a struct `{s}` is supported with \
+                                     cg::plus here; scan each member, or take \
+                                     cg::inclusive_scan"
+                                ),
+                            ))
+                        }
+                        ("exclusive_scan", _, None) => format!(
+                            "{} return {}(b, r != 0, \"{}\");",
+                            read(self, &up, "1")?,
+                            crate::builtins::VALID_ONLY,
+                            super::cg_scan::EXCLUSIVE_FIRST_WHY
+                        ),
+                        _ => "return v;".to_string(),
                     };
                     format!(
                         "T own = v; int r = {LINEAR} % {n}; for (int d = 1; d < {n}; d <<= 1) {{ \
@@ -960,7 +981,9 @@ impl Parser<'_> {
                 return Ok(None);
             }
         };
-        while self.is_word("const") || self.is_punct("&") {
+        // `G& g`, `const G& g` and a forwarding reference `G&& g` (C++17 [temp.deduct.call]/3)
+        // all name the caller's group.
+        while self.is_word("const") || self.is_punct("&") || self.is_punct("&&") {
             self.bump();
         }
         let name = self.ident()?;

@@ -6,13 +6,25 @@
 //! `exclusive_scan` (the group is a `thread_block_tile` or a `coalesced_group`; thread of rank
 //! r gets `op` over the values of ranks 0..=r, exclusive: 0..r); the coalesced group's ranks
 //! follow lane order among its members ("Cooperative Groups", coalesced_group). The exclusive
-//! scan is taken with `cg::plus` only, as for tiles here: rank 0 gets `T()` = 0, the sum of no
-//! values; every other rank the inclusive result of the rank below it.
+//! scan gives every rank but 0 the inclusive result of the rank below it; rank 0 gets 0 with
+//! `cg::plus` (the sum of no values) and, with any other operator, a value the Guide does not
+//! define ([`EXCLUSIVE_FIRST_WHY`]), as for tiles.
 
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
+
+/// Why rank 0's `cg::exclusive_scan` result is undefined with an operator other than `cg::plus`
+/// (CUDA C++ Programming Guide, Cooperative Groups, "inclusive_scan and exclusive_scan": each
+/// thread's exclusive result is the reduction of the values of the threads of lower
+/// `thread_rank`; rank 0 has none, and only `plus` has an identity for it to be).
+pub(super) const EXCLUSIVE_FIRST_WHY: &str =
+    "cg::exclusive_scan's result in the thread of thread_rank 0: the CUDA C++ Programming Guide \
+     (Cooperative Groups, inclusive_scan and exclusive_scan) defines each thread's exclusive \
+     result as the reduction of the values of the threads of lower thread_rank, and rank 0 has \
+     none; with an operator other than cg::plus (whose empty sum is 0) that result is not \
+     defined";
 
 const INT: ValTy = ValTy {
     scalar: Scalar::I32,
@@ -61,8 +73,8 @@ impl Parser<'_> {
     /// `mask`: a call of the generated device function.
     ///
     /// # Errors
-    /// An operator outside plus, less, greater, bit_and, bit_or, bit_xor (an exclusive scan:
-    /// plus only); a value whose type is not known here.
+    /// An operator outside plus, less, greater, bit_and, bit_or, bit_xor; a value whose type
+    /// is not known here.
     pub(super) fn cg_coalesced_scan(
         &mut self,
         name: &str,
@@ -72,17 +84,13 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<Expr> {
         let known = ["plus", "less", "greater", "bit_and", "bit_or", "bit_xor"];
-        if !known.contains(&op) || (name == "exclusive_scan" && op != "plus") {
+        if !known.contains(&op) {
             return Err(KernelError::new(
                 at.line,
                 at.col,
                 format!(
-                    "cg::{name} over a coalesced group takes cg::plus{} here",
-                    if name == "inclusive_scan" {
-                        ", less, greater, bit_and, bit_or or bit_xor"
-                    } else {
-                        " only"
-                    }
+                    "cg::{name} over a coalesced group takes cg::plus, less, greater, bit_and, \
+                     bit_or or bit_xor here"
                 ),
             ));
         }
@@ -162,16 +170,22 @@ impl Parser<'_> {
             let prev = below(self, 1);
             body.push(decl(self, "__prev", ty, prev));
             let (r, z) = (self.e_ident(at, "rank"), self.e_int(at, 0));
-            let first = self.e_bin(at, BinOp::Eq, r, z);
-            let zero = self.e_int(at, 0);
-            let s = self.syn_span(at);
-            let zero = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(zero)), s);
             let p = self.e_ident(at, "__prev");
             let s = self.syn_span(at);
-            let pick = Expr::new(
-                ExprKind::Ternary(Box::new(first), Box::new(zero), Box::new(p)),
-                s,
-            );
+            let pick = if op == "plus" {
+                let first = self.e_bin(at, BinOp::Eq, r, z);
+                let zero = self.e_int(at, 0);
+                let zero = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(zero)), s);
+                let s = self.syn_span(at);
+                Expr::new(
+                    ExprKind::Ternary(Box::new(first), Box::new(zero), Box::new(p)),
+                    s,
+                )
+            } else {
+                let later = self.e_bin(at, BinOp::Ne, r, z);
+                let why = Expr::new(ExprKind::Str(EXCLUSIVE_FIRST_WHY.into()), s);
+                self.e_call(at, crate::builtins::VALID_ONLY, vec![p, later, why])
+            };
             let target = self.e_ident(at, "v");
             let s = self.syn_span(at);
             body.push(st(StmtKind::Expr(Expr::new(

@@ -575,7 +575,8 @@ impl Parser<'_> {
         self.expect_punct(".")?;
         let m_at = self.span();
         let method = self.ident()?;
-        if c.kind != Kind::BlockScan {
+        // `BlockReduce`'s items-per-thread overloads: [`Parser::cub_reduce_items`].
+        if c.kind != Kind::BlockScan && (c.kind != Kind::BlockReduce || c.record.is_some()) {
             self.cub_refuse_items(at)?;
         }
         if c.record.is_some() {
@@ -621,6 +622,23 @@ impl Parser<'_> {
                     ),
                 ))
             }
+        };
+        let items = match self.cub_items_len(&x) {
+            Some(n) if c.kind == Kind::BlockReduce => Some(n),
+            _ => None,
+        };
+        let x = match items {
+            Some(_) if valid.is_some() => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "BlockReduce's items-per-thread overloads take no num_valid (CUB API, \
+                     cub::BlockReduce: `Sum(T (&inputs)[ITEMS_PER_THREAD])`, `Reduce(inputs, \
+                     reduction_op)`); reduce one value per thread for a partial block",
+                ))
+            }
+            Some(n) => self.cub_reduce_items(&c, &op, &x, n, at)?,
+            None => x,
         };
         let fname = self.cub_function(&c, &op, valid.is_some(), at)?;
         let mut args = vec![x];

@@ -36,15 +36,17 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
 ];
 
 impl Parser<'_> {
-    /// A call of one of CUB's shuffle or lane helpers at the current token (`cub::` written,
-    /// CUDA only): its lowering; `None` (nothing read) otherwise.
+    /// A call of one of CUB's shuffle or lane helpers at the current token (`cub::` written
+    /// in CUDA, `hipcub::` in HIP, where the logical warp may be the whole wave64 and
+    /// `WarpId()` is rocPRIM's): its lowering; `None` (nothing read) otherwise.
     ///
     /// # Errors
     /// A logical warp that is no power of two in 1..=32, a wrong number of arguments,
     /// `cub::WarpId()` (PTX's `%warpid`, which the vendor leaves unspecified).
     pub(super) fn cub_ptx_call(&mut self) -> PResult<Option<Expr>> {
-        if self.hip
-            || !matches!(self.peek(0), Tok::Ident(w) if w == "cub")
+        // In HIP `cub::` is hipCUB too (`namespace cub = hipcub;`).
+        let lib = if self.hip { "hipcub" } else { "cub" };
+        if !matches!(self.peek(0), Tok::Ident(w) if w == lib || (self.hip && w == "cub"))
             || !matches!(self.peek(1), Tok::Punct("::"))
         {
             return Ok(None);
@@ -53,6 +55,20 @@ impl Parser<'_> {
             return Ok(None);
         };
         let at = self.span();
+        if self.hip && name == "WarpId" && matches!(self.peek(3), Tok::Punct("(")) {
+            // hipCUB's `WarpId()` is rocPRIM's `warp_id()`: the block's linear thread index
+            // over the wavefront's lanes (hipCUB `backend/rocprim/util_ptx.hpp`).
+            for _ in 0..3 {
+                self.bump();
+            }
+            self.expect_punct("(")?;
+            self.expect_punct(")")?;
+            let lin = self.e_linear(at);
+            let w = self.e_int(at, i64::from(self.wave));
+            let id = self.e_bin(at, BinOp::Div, lin, w);
+            let uint = Ty::Val(ValTy::scalar(Scalar::U32));
+            return Ok(Some(self.node(ExprKind::Cast(uint, Box::new(id)), at)?));
+        }
         if name == "WarpId" && matches!(self.peek(3), Tok::Punct("(")) {
             return Err(KernelError::new(
                 at.line,
@@ -89,13 +105,14 @@ impl Parser<'_> {
             if !self.close_angle() {
                 return self.err("`>`");
             }
+            let most = i128::from(if self.hip { self.wave } else { 32 });
             match first?.untyped() {
-                super::targs::TArg::Value(n) if n > 0 && n <= 32 && (n & (n - 1)) == 0 => {
+                super::targs::TArg::Value(n) if n > 0 && n <= most && (n & (n - 1)) == 0 => {
                     logical = Some(n as i64);
                 }
                 _ => {
                     return refuse(format!(
-                        "cub::{fname}<LOGICAL_WARP_THREADS>: a power of two in 1..=32"
+                        "{lib}::{fname}<LOGICAL_WARP_THREADS>: a power of two in 1..={most}"
                     ))
                 }
             }
@@ -104,7 +121,7 @@ impl Parser<'_> {
         let args = self.args_closed_by(")")?;
         if args.len() != names.len() {
             return refuse(format!(
-                "cub::{fname} takes ({}) (CUB API, util_ptx)",
+                "{lib}::{fname} takes ({}) (CUB API, util_ptx)",
                 names.join(", ")
             ));
         }
@@ -113,11 +130,30 @@ impl Parser<'_> {
         }
         let Some(l) = logical else {
             return refuse(format!(
-                "cub::{fname} takes the logical warp's threads as its first template argument: \
-                 write cub::{fname}<32>({})",
+                "{lib}::{fname} takes the logical warp's threads as its first template \
+                 argument: write {lib}::{fname}<{}>({})",
+                if self.hip { self.wave } else { 32 },
                 names.join(", ")
             ));
         };
+        if self.hip {
+            // hipCUB on rocPRIM ignores `first_thread`, `last_thread` and `member_mask`
+            // ("Arguments first_lane, last_lane, and member_mask are ignored in Shuffle*
+            // funcs", hipCUB `backend/rocprim/util_ptx.hpp`) and calls rocPRIM's
+            // `warp_shuffle`, `warp_shuffle_up` and `warp_shuffle_down` with the logical warp
+            // as the width: HIP's `__shfl`, `__shfl_up` and `__shfl_down` at width L.
+            let mut args = args.into_iter();
+            let (Some(v), Some(a)) = (args.next(), args.next()) else {
+                return refuse(format!("{lib}::{fname} takes ({})", names.join(", ")));
+            };
+            let op = match fname {
+                "ShuffleIndex" => "__shfl",
+                "ShuffleUp" => "__shfl_up",
+                _ => "__shfl_down",
+            };
+            let w = self.e_int(at, l);
+            return Ok(Some(self.e_call(at, op, vec![v, a, w])));
+        }
         let mut args = args.into_iter();
         let (Some(v), Some(a), Some(b)) = (args.next(), args.next(), args.next()) else {
             return refuse(format!("cub::{fname} takes ({})", names.join(", ")));

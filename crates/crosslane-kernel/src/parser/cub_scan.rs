@@ -1,6 +1,6 @@
 //! CUB's and hipCUB's `WarpScan`: `InclusiveSum`, `ExclusiveSum`, `InclusiveScan(x, out, op)`,
 //! `ExclusiveScan(x, out, init, op)` and `ExclusiveScan(x, out, op)`, each with an optional
-//! warp aggregate output, lowered to device functions of syntax-tree nodes over the registry's
+//! warp aggregate output, and `Scan(x, inclusive, exclusive[, init], op)` with both outputs, lowered to device functions of syntax-tree nodes over the registry's
 //! `shfl_up` (`cub`).
 //!
 //! Order and validity (CUB API reference, `cub::WarpScan`; CUB's `WarpScanShfl`; rocPRIM
@@ -101,13 +101,21 @@ impl Parser<'_> {
                     }
                 }
             }
+            "Scan" if c.kind == Kind::WarpScan => {
+                return self.cub_warp_scan_both(c, storage, (x, out), at);
+            }
             other => {
                 return Err(KernelError::new(
                     m_at.line,
                     m_at.col,
                     format!(
                         "{class}::{other} is not modelled here (InclusiveSum, ExclusiveSum, \
-                         InclusiveScan and ExclusiveScan are)"
+                         InclusiveScan and ExclusiveScan are{})",
+                        if c.kind == Kind::WarpScan {
+                            ", and Scan"
+                        } else {
+                            ""
+                        }
                     ),
                 ))
             }
@@ -205,6 +213,74 @@ impl Parser<'_> {
             e = Expr::new(ExprKind::Comma(Box::new(set), Box::new(e)), s);
         }
         Ok(e)
+    }
+
+    /// `WarpScan::Scan(x, inclusive, exclusive[, init], op)` (the position is after the
+    /// inclusive output): both outputs, each the function its own method would use (CUB API,
+    /// `cub::WarpScan::Scan`: "computes both inclusive and exclusive prefix scans"; without an
+    /// initial value "the exclusive_output computed for warp-lane 0 is undefined"). An output
+    /// that is the input itself is assigned last, so the other reads the input.
+    ///
+    /// # Errors
+    /// An unsupported operator, a malformed argument list.
+    fn cub_warp_scan_both(
+        &mut self,
+        c: &CubClass,
+        storage: Option<Expr>,
+        (x, incl_out): (Expr, Expr),
+        at: Span,
+    ) -> PResult<Expr> {
+        self.expect_punct(",")?;
+        let excl_out = self.assign_expr()?;
+        self.expect_punct(",")?;
+        let save = self.pos;
+        let op_at = self.span();
+        let (init, op) = match self.cub_op() {
+            Ok(op) if self.is_punct(")") => (None, op),
+            _ => {
+                self.pos = save;
+                let init = self.assign_expr()?;
+                self.expect_punct(",")?;
+                (Some(init), self.cub_op()?)
+            }
+        };
+        self.cub_scalar_op(&op, op_at)?;
+        self.expect_punct(")")?;
+        let excl_kind = if init.is_some() {
+            ScanKind::ExclusiveInit
+        } else {
+            ScanKind::Exclusive
+        };
+        let incl_f = self.cub_warp_scan_fn(c, &op, ScanKind::Inclusive, at);
+        let excl_f = self.cub_warp_scan_fn(c, &op, excl_kind, at);
+        let mut args = vec![x.clone()];
+        args.extend(storage.clone());
+        let incl_call = self.e_call(at, &incl_f, args);
+        let mut args = vec![x.clone()];
+        args.extend(init);
+        args.extend(storage);
+        let excl_call = self.e_call(at, &excl_f, args);
+        let s = self.syn_span(at);
+        let incl_set = Expr::new(
+            ExprKind::Assign(None, Box::new(incl_out.clone()), Box::new(incl_call)),
+            s,
+        );
+        let s = self.syn_span(at);
+        let excl_set = Expr::new(
+            ExprKind::Assign(None, Box::new(excl_out), Box::new(excl_call)),
+            s,
+        );
+        let same = |a: &Expr, b: &Expr| matches!((&a.kind, &b.kind), (ExprKind::Ident(p), ExprKind::Ident(q)) if p == q);
+        let (first, second) = if same(&incl_out, &x) {
+            (excl_set, incl_set)
+        } else {
+            (incl_set, excl_set)
+        };
+        let s = self.syn_span(at);
+        Ok(Expr::new(
+            ExprKind::Comma(Box::new(first), Box::new(second)),
+            s,
+        ))
     }
 
     /// Refuses a scan's last argument that is no aggregate output but a callback: a functor or

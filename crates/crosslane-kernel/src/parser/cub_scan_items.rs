@@ -15,6 +15,12 @@
 //! inclusive + input[i]`, or the add first (inclusive)). Each item is read before its output
 //! is written, so `items` and `out` may be the same array (`InclusiveSum(items, items)`). The
 //! block aggregate is the sum of every thread's partial, as the single-item overload's.
+//!
+//! `BlockReduce::Sum(items)` and `Reduce(items, op)` take the same first step (CUB API,
+//! `cub::BlockReduce`: "each thread contributes an array of consecutive input elements";
+//! `cub/block/block_reduce.cuh` reduces a thread's items with `ThreadReduce` and then the
+//! partials as the single-item overload does; rocPRIM's `block_reduce` likewise folds
+//! `input[0]`, `input[1]`, … in order): [`Parser::cub_reduce_items`].
 
 use super::cub::{CubClass, Op};
 use super::{PResult, Parser};
@@ -32,6 +38,72 @@ impl Parser<'_> {
             ExprKind::Ident(n) => self.array_len(n),
             _ => None,
         }
+    }
+
+    /// A `BlockReduce`'s items array `x` of `n` items folded in order by `op` into a partial
+    /// declared before the statement (`ThreadReduce`): the partial, the single-item
+    /// reduction's argument.
+    ///
+    /// # Errors
+    /// More than [`MAX_ITEMS`] items; an items array that is not a named array.
+    pub(super) fn cub_reduce_items(
+        &mut self,
+        c: &CubClass,
+        op: &Op,
+        x: &Expr,
+        n: u64,
+        at: Span,
+    ) -> PResult<Expr> {
+        let refuse = |what: String| {
+            KernelError::new(
+                at.line,
+                at.col,
+                format!("BlockReduce items-per-thread overload: {what}"),
+            )
+        };
+        let ExprKind::Ident(items) = &x.kind else {
+            return Err(refuse("the items must be a named array".into()));
+        };
+        if n == 0 || n > MAX_ITEMS {
+            return Err(refuse(format!(
+                "1..={MAX_ITEMS} items per thread are modelled, got {n}"
+            )));
+        }
+        let items = items.clone();
+        let ty = Ty::Val(c.elem);
+        let elem = |p: &mut Self, i: u64| {
+            let base = p.e_ident(at, &items);
+            let k = p.e_int(at, i as i64);
+            let s = p.syn_span(at);
+            Expr::new(ExprKind::Index(Box::new(base), Box::new(k)), s)
+        };
+        self.syn = self.syn.wrapping_add(1);
+        let part = format!("#ritems{}@{}.partial", self.syn, at.line);
+        let item = format!("#ritems{}@{}.item", self.syn, at.line);
+        let first = elem(self, 0);
+        self.items_temp(&part, ty, Some(first), at);
+        if n > 1 {
+            self.items_temp(&item, ty, None, at);
+        }
+        for i in 1..n {
+            // item = items[i]; partial = op(partial, item).
+            for (to, from) in [(item.clone(), None), (part.clone(), Some(()))] {
+                let value = match from {
+                    None => elem(self, i),
+                    Some(()) => self.cub_combine(op, &part, &item, at),
+                };
+                let target = self.e_ident(at, &to);
+                let s = self.syn_span(at);
+                let e = Expr::new(ExprKind::Assign(None, Box::new(target), Box::new(value)), s);
+                let span = self.syn_span(at);
+                self.pre.push(Stmt {
+                    kind: StmtKind::Expr(e),
+                    span,
+                    end: span,
+                });
+            }
+        }
+        Ok(self.e_ident(at, &part))
     }
 
     /// `InclusiveSum(items, out[, agg])` / `ExclusiveSum(…)` of `BlockScan` over `n` items per

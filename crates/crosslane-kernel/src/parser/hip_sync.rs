@@ -58,6 +58,12 @@ impl Parser<'_> {
                 span,
             )));
         }
+        if self.hip
+            && matches!(name, "__match_any" | "__match_all")
+            && !self.fn_types.contains_key(name)
+        {
+            return self.hip_match_unsync(name, args, span).map(Some);
+        }
         let (base, takes) = match name {
             "__shfl_sync" => ("__shfl", 3..=4),
             "__shfl_up_sync" => ("__shfl_up", 3..=4),
@@ -149,6 +155,41 @@ impl Parser<'_> {
                 t.scalar.bits() * u32::from(t.lanes)
             ),
         ))
+    }
+
+    /// HIP's mask-free `__match_any(v)` and `__match_all(v, pred)` (HIP Programming Guide,
+    /// "Warp match functions": `__match_any` "returns a bit mask where the n-th bit is set to 1
+    /// if the n-th lane has the same value as the current lane"; `__match_all` "returns a bit
+    /// mask with the bits of the participating lanes set to 1 if all lanes have the same
+    /// value, and 0 otherwise", `*pred` true when they all have it): the `_sync` lowering over
+    /// the executing lanes (`__ballot(1)`), which have no mask to fail ROCm's check.
+    ///
+    /// # Errors
+    /// A call with the wrong number of arguments, at `span`.
+    fn hip_match_unsync(&mut self, name: &str, args: &[Expr], span: Span) -> PResult<Expr> {
+        let takes = if name == "__match_any" { 1 } else { 2 };
+        if args.len() != takes {
+            return Err(crate::KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{name}` takes {takes} argument(s) (HIP Programming Guide, \"Warp match \
+                     functions\": `__match_any(value)`, `__match_all(value, int* pred)`), \
+                     given {}",
+                    args.len()
+                ),
+            ));
+        }
+        let t = self.e_int(span, 1);
+        let executing = self.e_call(span, "__ballot", vec![t]);
+        let ok = self.e_int(span, 1);
+        if name == "__match_any" {
+            let members = self.hip_match_members(&executing, span);
+            return Ok(self.e_hip_match(span, members, args[0].clone()));
+        }
+        let mut with_mask = vec![executing.clone()];
+        with_mask.extend_from_slice(args);
+        Ok(self.hip_match_all(&executing, ok, &with_mask, span))
     }
 
     /// The lanes `__match_any` compares: the executing lanes (`__activemask()` in ROCm's

@@ -580,6 +580,10 @@ struct Parser<'a> {
     param_consts: HashSet<String>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
+    /// Groups made in place and passed on (`f(cg::this_thread_block())`,
+    /// `f(cg::tiled_partition<32>(block))`): the group of each such members expression, by its
+    /// node, so that a template's `Group` parameter is deduced from it ([`Parser::group_of`]).
+    made_groups: HashMap<crate::ast::NodeId, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
     /// group argument).
     group_alias: HashMap<String, cg::Group>,
@@ -788,6 +792,7 @@ impl<'a> Parser<'a> {
             struct_decl_const: false,
             param_consts: HashSet::new(),
             groups: HashMap::new(),
+            made_groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,
             arch_sm: 0,

@@ -63,7 +63,8 @@ fn at(t: &Token) -> Span {
 }
 
 /// The names the source declares as namespaces (`namespace X {`, `namespace a::b {`,
-/// `namespace N = X;`) or enums (`enum [class|struct] E`), except the cooperative-groups ones.
+/// `namespace N = X;`) or enums (`enum [class|struct] E`), except the cooperative-groups ones
+/// and aliases of CUB's or hipCUB's.
 pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
     let mut names = HashSet::new();
     for k in 0..toks.len() {
@@ -71,9 +72,13 @@ pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
             Some("namespace") => {
                 let mut j = k + 1;
                 while let Some(n) = word(toks.get(j)) {
+                    // An alias of a library namespace the parser reads by name (`namespace
+                    // cg = cooperative_groups;`, `namespace cub = hipcub;`) keeps its
+                    // qualifier: the library's calls are recognised by it.
                     let alias_of_cg = punct(toks.get(j + 1), "=")
-                        && word(toks.get(j + 2))
-                            .is_some_and(|t| super::cg::NAMESPACES.contains(&t));
+                        && word(toks.get(j + 2)).is_some_and(|t| {
+                            super::cg::NAMESPACES.contains(&t) || matches!(t, "cub" | "hipcub")
+                        });
                     // `using namespace AscendC::Simt;` declares nothing: the parser reads
                     // those qualifiers itself (`ascend_simt`).
                     let ascend_using = k > 0

@@ -304,9 +304,9 @@ fn what_the_groups_do_not_have_is_refused_at_its_line() {
             "a tile of 64 threads: tiled_partition takes a power of two up to the 32-lane warp",
         ),
         (
-            "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::exclusive_scan(g, 1, cg::greater<int>());\n}",
+            "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::exclusive_scan(g, 1, [](int a, int b) { return a > b ? a : b; });\n}",
             Dialect::Cuda,
-            "cg::exclusive_scan over a coalesced group takes cg::plus only here",
+            "cg::exclusive_scan over a coalesced group with a lambda is not supported here",
         ),
     ] {
         let e = run_kernel(

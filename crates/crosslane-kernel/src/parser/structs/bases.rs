@@ -250,3 +250,82 @@ impl Parser<'_> {
         None
     }
 }
+
+impl Parser<'_> {
+    /// A call's class arguments bound to a parameter of one of their base classes (`f(op)` with
+    /// `struct Op : Base {}` and `f(const Base& b)` or `f(Base b)`): the base subobject's
+    /// leaves, the run at the base's place in the argument's ([conv.ptr]/3 and
+    /// [over.best.ics]/6: a derived-to-base conversion binds the reference to, or copies, the
+    /// base class subobject), where every declared overload of `name` takes that base there.
+    /// Every other argument is expanded as [`Parser::expand_args`] does.
+    ///
+    /// # Errors
+    /// An argument that cannot be expanded.
+    pub(crate) fn expand_args_to_bases(
+        &mut self,
+        name: &str,
+        args: Vec<Expr>,
+    ) -> PResult<Vec<Expr>> {
+        let mut out = Vec::new();
+        for (i, a) in args.into_iter().enumerate() {
+            let base = self
+                .struct_of(&a)
+                .and_then(|d| Some((self.base_param_at(name, i, &d)?, d)));
+            if let Some((b, d)) = base {
+                let span = a.span;
+                if let Some((_, leaves)) = self.leaves_of(&a, None)? {
+                    let start = self.base_offset(&d, &b).unwrap_or(0);
+                    let n = self.leaves(&b, span)?.len();
+                    if start + n <= leaves.len() {
+                        out.extend(leaves.into_iter().skip(start).take(n).map(|(_, e)| e));
+                        continue;
+                    }
+                }
+                out.extend(self.expand_args(vec![a])?);
+                continue;
+            }
+            out.extend(self.expand_args(vec![a])?);
+        }
+        Ok(out)
+    }
+
+    /// The base class of `derived` that every declared overload of `name` takes at parameter
+    /// `i` (for a function template's instance, `run<float>`, the template's parameter as
+    /// written), when there is one such and it is not `derived` itself.
+    fn base_param_at(&self, name: &str, i: usize, derived: &str) -> Option<String> {
+        use super::super::overload::PType;
+        let mut want: Option<String> = None;
+        for f in self.fn_sets.values().flatten().filter(|f| f.key == name) {
+            let PType::Struct(b) = &f.params.get(i)?.ty else {
+                return None;
+            };
+            if want.as_ref().is_some_and(|w| w != b) {
+                return None;
+            }
+            want = Some(b.clone());
+        }
+        if want.is_none() {
+            let (tname, _) = name.split_once('<')?;
+            let t = self.templates.get(tname)?;
+            let list = super::super::overload::param_tokens(t.tokens())?;
+            let param = super::super::overload::split_params(list)
+                .into_iter()
+                .nth(i)?;
+            // A parameter naming a struct (by value or reference, not through a pointer) that
+            // is no template parameter of the template.
+            if param.iter().any(|tk| matches!(tk.tok, Tok::Punct("*"))) {
+                return None;
+            }
+            want = param.iter().find_map(|tk| match &tk.tok {
+                Tok::Ident(w)
+                    if self.structs.contains_key(w) && !t.params().iter().any(|p| &p.name == w) =>
+                {
+                    Some(w.clone())
+                }
+                _ => None,
+            });
+        }
+        let b = want?;
+        (b != derived && self.base_offset(derived, &b).is_some()).then_some(b)
+    }
+}

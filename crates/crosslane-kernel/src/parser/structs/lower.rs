@@ -425,7 +425,7 @@ impl Parser<'_> {
         }
         self.check_void_args(&name, &args)?;
         let args = self.convert_class_args(&name, args)?;
-        let args = self.expand_args(args)?;
+        let args = self.expand_args_to_bases(&name, args)?;
         Ok(Expr::new(ExprKind::Call(name, args), span))
     }
 
