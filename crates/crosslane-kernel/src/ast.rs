@@ -540,8 +540,10 @@ pub struct Program {
 /// cudaMemcpy).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Readback {
-    /// The copy call's line and column: where the reading again puts the values.
-    pub key: (u32, u32),
+    /// The copy call's line and column, and which time the reading met that call (0 the
+    /// first; a copy back in a host loop is met once per iteration): where the reading again
+    /// puts the values.
+    pub key: (u32, u32, u32),
     /// The copy's place among the launches: it comes after the launch of [`HostLaunch::id`]
     /// `id - 1`.
     pub id: u32,
