@@ -4,7 +4,7 @@
 //!
 //! Modelled as the copies they complete into: `cuda::memcpy_async(dst, src, bytes, bar)`
 //! copies `bytes / sizeof(T)` elements at the call and marks them as not yet complete
-//! ([`crate::machine::async_copy`]: a read before the wait is undefined, with the reason),
+//! (`machine::async_copy`: a read before the wait is undefined, with the reason),
 //! `init(&bar, n)` records the expected count, and `bar.arrive_and_wait()` completes the
 //! calling thread's copies and is the block's `__syncthreads()`, so the destination holds the
 //! data for every thread after the wait. That reading of `arrive_and_wait` is right when the

@@ -85,6 +85,16 @@ impl Executor {
     /// into it not yet waited for.
     pub(crate) fn async_unready(&self, buf: usize, cell: i64, span: Span) -> Option<Undef> {
         let p = self.async_copies.pending.get(&(buf, cell))?;
+        // Another block's copy into its own shared memory is no copy of this block's.
+        let shared = self
+            .trace
+            .memory
+            .buffers
+            .get(buf)
+            .is_some_and(|b| matches!(b.space, crate::memory::Space::Shared { .. }));
+        if shared && p.block != self.block {
+            return None;
+        }
         let name = self
             .trace
             .memory
@@ -119,6 +129,7 @@ impl Executor {
             |k: usize, l: usize| -> Option<i128> { vals.get(k)?.get(l)?.as_ref().ok()?.as_int() };
         let block = self.block;
         let warp = self.warps.get(w).map_or(0, |x| x.index);
+        let mut limits: Vec<Option<u64>> = vec![None; lanes];
         for l in mask.iter().filter(|&l| l < lanes) {
             let who = (block, warp, l);
             let batch = self.async_copies.committed.get(&who).copied().unwrap_or(0);
@@ -161,15 +172,29 @@ impl Executor {
                         .insert(who, batch.saturating_add(1));
                 }
                 _ => {
-                    let n = int(0, l).unwrap_or(-1);
-                    self.async_copies.pending.retain(|_, p| {
-                        let mine = p.block == block && p.warp == warp && p.lane == l;
-                        let done = n < 0
-                            || u64::try_from(n).is_ok_and(|n| p.batch.saturating_add(n) < batch);
-                        !(mine && done)
-                    });
+                    // The batches this lane's wait completes: those below `limit`.
+                    let limit = match int(0, l).map(u64::try_from) {
+                        Some(Ok(n)) => batch.saturating_sub(n),
+                        _ => u64::MAX,
+                    };
+                    if let Some(x) = limits.get_mut(l) {
+                        *x = Some(limit);
+                    }
                 }
             }
+        }
+        // One pass over the pending cells for all the waiting lanes.
+        if limits.iter().any(Option::is_some) {
+            self.async_copies.pending.retain(|_, p| {
+                let done = p.block == block
+                    && p.warp == warp
+                    && limits
+                        .get(p.lane)
+                        .copied()
+                        .flatten()
+                        .is_some_and(|limit| p.batch < limit);
+                !done
+            });
         }
         let mut out = vec![Err(Undef::idle()); lanes];
         for l in mask.iter().filter(|&l| l < lanes) {
@@ -191,6 +216,7 @@ impl Executor {
         let u = self.async_unready(buf, off, span)?;
         // One message for all lanes and cells; the cell is in each lane's reason.
         let p = self.async_copies.pending.get(&(buf, off))?;
+
         let name = self
             .trace
             .memory

@@ -2,7 +2,7 @@
 //! (`cooperative_groups/memcpy_async.h`): the copy is modelled as the copy it completes into —
 //! the group's threads share the elements (thread of rank r copies elements r, r + size, …)
 //! at the call, each element marked not yet complete and each call one batch
-//! ([`crate::machine::async_copy`]) — and the wait as completing the thread's copies (all of
+//! (`machine::async_copy`) — and the wait as completing the thread's copies (all of
 //! them, or all but the newest `N` for `wait_prior<N>`) then the group's `sync()`, so the data
 //! is in the destination and visible to the whole group after the wait, as the Programming
 //! Guide promises, and a read before the wait is undefined with the reason.
