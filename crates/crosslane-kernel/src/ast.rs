@@ -554,6 +554,8 @@ pub struct Readback {
     pub arg: HostArg,
     /// Host code's own values of the copied cells, under the launches' (`undef` where none).
     pub base: Vec<String>,
+    /// The host array the copy fills.
+    pub host: String,
 }
 
 /// One parameter a struct parameter of a function is lowered to: a member of the struct, its

@@ -1,6 +1,7 @@
 //! The rules a `__syncwarp(mask)` call must keep, checked per call: lanes run together here, so
-//! the call never waits, but a call the vendor leaves undefined is reported rather than passed
-//! over in silence.
+//! the call waits only for the other path of an `if` on sm_70+ (`machine::converge` lets two
+//! calls with the same mask meet), and a call the vendor leaves undefined is reported rather
+//! than passed over in silence.
 //!
 //! Source: CUDA C++ Programming Guide, Synchronization Functions (`__syncwarp`): "Each calling
 //! thread must have its own bit set in the mask and all non-exited threads named in mask must

@@ -458,6 +458,7 @@ impl Parser<'_> {
                         id: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
                         arg,
                         base,
+                        host: h.to_string(),
                     });
                     return false;
                 }
@@ -484,6 +485,12 @@ thread_local! {
     /// later iteration is a copy of its own, never given the first one's values.
     pub(crate) static READBACKS_SEEN: std::cell::RefCell<std::collections::HashMap<(u32, u32), u32>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The host arrays this reading copied to the device while they had no value (a copy back
+    /// not yet read had filled them): a later iteration's copy back into one of them is read in
+    /// a further round; one into a host array never copied in again is not (its values would
+    /// change nothing the device does).
+    pub(crate) static READBACKS_USED: std::cell::RefCell<std::collections::HashSet<String>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
     /// Set for the last reading the round budget allows: a copy back not given values there
     /// is never read, and the host array's reason names the limit.
     pub(crate) static READBACKS_LAST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use super::{earlier, pick, run_one, Ran};
 use crate::ast::{HostLaunch, Readback, Span};
 use crate::exec::LaunchConfig;
-use crate::parser::host_d2d::{READBACKS, READBACKS_LAST, READBACKS_SEEN};
+use crate::parser::host_d2d::{READBACKS, READBACKS_LAST, READBACKS_SEEN, READBACKS_USED};
 use crate::parser::Parsed;
 
 /// Most times the program is read again (a chain of copies back, each needing the one before:
@@ -33,6 +33,14 @@ pub(crate) fn resolve(source: &str, parsed: Parsed, config: &LaunchConfig) -> Pa
     let mut got: HashMap<(u32, u32, u32), Vec<String>> = HashMap::new();
     for round in 0..MAX_ROUNDS {
         let before = got.len();
+        // A later iteration's copy back is read only when host code copies its array to the
+        // device again (the reading that met it said so): a loop that only prints what each
+        // iteration copied back costs no reading per iteration.
+        let used = READBACKS_USED.with(|u| u.borrow().clone());
+        parsed
+            .program
+            .readbacks
+            .retain(|rb| rb.key.2 == 0 || used.contains(&rb.host));
         let mut ids: Vec<u32> = parsed.program.readbacks.iter().map(|rb| rb.id).collect();
         ids.sort_unstable();
         ids.dedup();

@@ -456,3 +456,27 @@ int main() {
     assert_eq!(ints(&t, "d"), vec![None, None, None, None]);
     assert!(has(&t, Level::Warning, "crosslane's limit of 16 readings"));
 }
+
+/// A loop that copies the buffer back only to look at it (never copied in again): the launches
+/// chain on the device (each finds what the one before left: 1, 2, 3) and the end is 3; the
+/// later iterations' copies back are not read again, as nothing the device does depends on
+/// them.
+#[test]
+fn a_loop_that_only_copies_back_chains_its_launches_on_the_device() {
+    let src = "\
+__global__ void inc(int* d) { d[threadIdx.x] += 1; }
+int main() {
+  int h[4] = {0, 0, 0, 0};
+  int* d;
+  cudaMalloc(&d, 16);
+  cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+  for (int r = 0; r < 3; ++r) {
+    inc<<<1, 4>>>(d);
+    cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  }
+  return 0;
+}
+";
+    let t = run_entry(src, "inc");
+    assert_eq!(ints(&t, "d"), some([3, 3, 3, 3]));
+}
