@@ -540,8 +540,10 @@ pub struct Program {
 /// cudaMemcpy).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Readback {
-    /// The copy call's line and column: where the reading again puts the values.
-    pub key: (u32, u32),
+    /// The copy call's line and column, and which time the reading met that call (0 the
+    /// first; a copy back in a host loop is met once per iteration): where the reading again
+    /// puts the values.
+    pub key: (u32, u32, u32),
     /// The copy's place among the launches: it comes after the launch of [`HostLaunch::id`]
     /// `id - 1`.
     pub id: u32,
@@ -552,6 +554,8 @@ pub struct Readback {
     pub arg: HostArg,
     /// Host code's own values of the copied cells, under the launches' (`undef` where none).
     pub base: Vec<String>,
+    /// The host array the copy fills.
+    pub host: String,
 }
 
 /// One parameter a struct parameter of a function is lowered to: a member of the struct, its

@@ -3,8 +3,10 @@
 //! [`crate::wmma_header`] does for `<mma.h>`), on the include's own line so positions stay.
 //!
 //! Modelled as the copies they complete into: `cuda::memcpy_async(dst, src, bytes, bar)`
-//! copies `bytes / sizeof(T)` elements at the call, `init(&bar, n)` records the expected count,
-//! and `bar.arrive_and_wait()` is the block's `__syncthreads()`, so the destination holds the
+//! copies `bytes / sizeof(T)` elements at the call and marks them as not yet complete
+//! (`machine::async_copy`: a read before the wait is undefined, with the reason),
+//! `init(&bar, n)` records the expected count, and `bar.arrive_and_wait()` completes the
+//! calling thread's copies and is the block's `__syncthreads()`, so the destination holds the
 //! data for every thread after the wait. That reading of `arrive_and_wait` is right when the
 //! expected count is the block's thread count (the staging idiom: `init(&bar, blockDim.x)`);
 //! only `cuda::barrier<cuda::thread_scope_block>` is provided.
@@ -19,10 +21,11 @@ use std::borrow::Cow;
 pub const HEADER: &str = "namespace cuda { enum thread_scope { thread_scope_system, \
     thread_scope_device, thread_scope_block, thread_scope_thread }; \
     template <thread_scope Scope> struct barrier { int expected; \
-    __device__ void arrive_and_wait() { __syncthreads(); } }; \
+    __device__ void arrive_and_wait() { __crosslane_async_wait(-1); __syncthreads(); } }; \
     template <typename T> __device__ void memcpy_async(T *d, const T *s, \
     unsigned long long bytes, barrier<thread_scope_block> &bar) { \
-    for (unsigned long long i = 0; i < bytes / sizeof(T); i++) d[i] = s[i]; } } \
+    for (unsigned long long i = 0; i < bytes / sizeof(T); i++) { d[i] = s[i]; \
+    __crosslane_async_copy(d + i, sizeof(T), 0); } } } \
     __device__ void init(cuda::barrier<cuda::thread_scope_block> *bar, int n) \
     { bar->expected = n; }";
 

@@ -95,6 +95,10 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__uint_as_float" => Builtin::Math,
         n if LANE_MATH.contains(&n) => Builtin::Math,
         VALID_ONLY => Builtin::Math,
+        // The asynchronous copies' marks (kernel::machine::async_copy), run by `machine::call`.
+        crate::machine::async_copy::ASYNC_COPY
+        | crate::machine::async_copy::ASYNC_COMMIT
+        | crate::machine::async_copy::ASYNC_WAIT => Builtin::Math,
         n if super::half::is_intrinsic(n)
             || super::fp8::is_intrinsic(n)
             || super::hip_fp8_cvt::is_intrinsic(n)

@@ -180,6 +180,9 @@ pub struct Executor {
     pub(crate) chars: Vec<char>,
     /// MACA memory queues and the shared cells a queued copy has not yet filled.
     pub(crate) maca: maca_mem::MacaMem,
+    /// Shared cells an asynchronous copy has not yet completed
+    /// ([`super::machine::async_copy`]).
+    pub(crate) async_copies: super::machine::async_copy::AsyncCopies,
     /// How much of the run is recorded.
     pub(crate) mode: TraceMode,
     /// The undefined reasons lane registers point at.
@@ -579,6 +582,7 @@ impl Executor {
             line_starts,
             chars,
             maca: Default::default(),
+            async_copies: Default::default(),
             mode: TraceMode::Full,
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),

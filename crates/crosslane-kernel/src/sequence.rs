@@ -23,7 +23,7 @@
 //! naming that launch and its host line; one that hits a limit or stops at an error ends the
 //! run with that outcome, naming it (an earlier one before the traced launch starts).
 
-mod readback;
+pub(crate) mod readback;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;

@@ -255,6 +255,9 @@ impl Executor {
         if name == builtins::VALID_ONLY {
             return self.valid_only(w, e, args, mask, cx);
         }
+        if let Some(out) = self.async_copy_call(w, name, args, mask, cx) {
+            return out;
+        }
         if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
             return out;
         }

@@ -1,5 +1,6 @@
 //! Independent thread scheduling at warp-synchronous calls (sm_70 and later): the lanes of an
-//! `if` that reach a `__shfl*_sync` / `__ballot_sync` / `__any_sync` / `__all_sync` whose mask
+//! `if` that reach a `__shfl*_sync` / `__ballot_sync` / `__any_sync` / `__all_sync` /
+//! `__syncwarp` whose mask
 //! names lanes waiting on the `else` path are held there; the `else` path runs, and when it
 //! reaches a call of the same intrinsic with the same mask, both calls execute as one exchange
 //! (each lane with its own operands); then the held lanes resume with their results.
@@ -11,6 +12,15 @@
 //! convergence" (otherwise undefined). CUDA C++ Programming Guide, Warp Shuffle Functions and
 //! Warp Vote Functions: all non-exited threads named in mask must execute the same intrinsic
 //! with the same mask. Below sm_70 the emulator keeps the result undefined and names that rule.
+//!
+//! `__syncwarp(mask)` meets the same way ([`Executor::meet_held_sync`]): PTX ISA,
+//! `bar.warp.sync`, waits for the non-exited threads of `membermask` to execute a
+//! `bar.warp.sync` with the same `membermask`, and only "for .target sm_6x or below" must they
+//! all execute the same `bar.warp.sync` instruction in convergence; CUDA C++ Programming Guide,
+//! Synchronization Functions (`__syncwarp`): on sm_70 and later the threads named in the mask
+//! may reach the call at different places in the code, below that they must execute the same
+//! `__syncwarp()` in convergence. The writes each path made before its call are then visible to
+//! the other path after it (the call is a memory barrier among the participating threads).
 
 use super::*;
 use crate::builtins::find_kernel_op;
@@ -56,8 +66,16 @@ pub(crate) fn meets_across_paths(name: &str) -> bool {
             | "__ballot_sync"
             | "__any_sync"
             | "__all_sync"
+            | "__syncwarp"
     )
 }
+
+/// The rule a `__syncwarp` meeting cites.
+pub(crate) const SYNCWARP_RULE: &str = "PTX ISA, bar.warp.sync (waits for the non-exited threads of membermask executing bar.warp.sync with the same membermask; sm_6x and below: the same bar.warp.sync instruction in convergence); CUDA C++ Programming Guide, Synchronization Functions (__syncwarp)";
+
+/// The mask of `__syncwarp()` called without one: the whole warp (CUDA C++ Programming Guide,
+/// Synchronization Functions: `void __syncwarp(unsigned mask=0xffffffff)`).
+const FULL_MASK: u64 = 0xffff_ffff;
 
 /// Whether `--arch` (default sm_90) has independent thread scheduling (compute capability 7.0
 /// and later: CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling).
@@ -131,7 +149,7 @@ impl Executor {
         let calls: Vec<&Expr> = inst_exprs(inst)
             .into_iter()
             .flat_map(Expr::walk)
-            .filter(|e| matches!(&e.kind, ExprKind::Call(n, a) if meets_across_paths(n) && !a.is_empty()))
+            .filter(|e| matches!(&e.kind, ExprKind::Call(n, a) if meets_across_paths(n) && (!a.is_empty() || n == "__syncwarp")))
             .collect();
         let [call] = calls.as_slice() else {
             return false;
@@ -139,13 +157,18 @@ impl Executor {
         let ExprKind::Call(name, args) = &call.kind else {
             return false;
         };
-        if !pure(&args[0]) {
-            return false;
-        }
-        let mut cx = StepCtx::default();
-        let masks = self.eval(w, &args[0], active, &mut cx);
-        let Some(mask) = uniform_mask(&masks, active) else {
-            return false;
+        let mask = match args.first() {
+            // `__syncwarp()`: the whole warp.
+            None => FULL_MASK,
+            Some(a) if !pure(a) => return false,
+            Some(a) => {
+                let mut cx = StepCtx::default();
+                let masks = self.eval(w, a, active, &mut cx);
+                let Some(mask) = uniform_mask(&masks, active) else {
+                    return false;
+                };
+                mask
+            }
         };
         if u128::from(mask) & pending.0 == 0 {
             return false;
@@ -275,6 +298,79 @@ impl Executor {
             None,
         );
         Some(LaneMask(mask.0 | h.lanes.0))
+    }
+
+    /// At a `__syncwarp` of warp `w` by `active` lanes with each lane's mask `vals` (none: the
+    /// whole warp): when lanes held at a `__syncwarp` of the same mask on the other path of
+    /// their `if` are the lanes this call's mask misses, both calls execute as one barrier (the
+    /// held lanes resume past theirs, [`Executor::resume_met_sync`]). Returns the lanes that
+    /// synchronize together.
+    pub(crate) fn meet_held_sync(
+        &mut self,
+        w: usize,
+        span: crate::ast::Span,
+        active: LaneMask,
+        vals: Option<&[LaneVal]>,
+        cx: &mut StepCtx,
+    ) -> Option<LaneMask> {
+        let warp = self.warps.get(w)?;
+        let h = warp.held.as_ref()?;
+        if h.name != "__syncwarp" || warp.frames.len() < h.depth || warp.met.contains_key(&h.call) {
+            return None;
+        }
+        if !matches!(
+            warp.frames.get(h.depth - 1),
+            Some(Frame::If { in_else: true, .. })
+        ) {
+            return None;
+        }
+        let m = match vals {
+            None => FULL_MASK,
+            Some(v) => uniform_mask(v, active)?,
+        };
+        if m != h.mask {
+            return None;
+        }
+        let mut missing = LaneMask::none();
+        for l in 0..warp.status.len().min(64) {
+            if m >> l & 1 == 1
+                && !active.contains(l)
+                && warp.exists.contains(l)
+                && warp.status[l] != LaneStatus::Returned
+            {
+                missing = missing.with(l);
+            }
+        }
+        if missing.0 == 0 || missing.0 & !h.lanes.0 != 0 {
+            return None;
+        }
+        let h = h.clone();
+        cx.note(
+            Level::Info,
+            span,
+            format!(
+                "lane(s) {} wait at line {}'s `__syncwarp` until lane(s) {} reach this `__syncwarp` with the same mask {:#x}: on sm_70 and later the two calls are one warp barrier, and each path's writes before it are visible to the other after it",
+                lanes_text(h.lanes),
+                h.line,
+                lanes_text(active),
+                h.mask
+            ),
+            SYNCWARP_RULE,
+            None,
+        );
+        if let Some(warp) = self.warps.get_mut(w) {
+            warp.met.insert(h.call, Vec::new());
+        }
+        Some(LaneMask(active.0 | h.lanes.0))
+    }
+
+    /// Held lanes resuming at their `__syncwarp` call `id` after it met the other path's
+    /// ([`Executor::meet_held_sync`]): the barrier is behind them. Returns whether it was so.
+    pub(crate) fn resume_met_sync(&mut self, w: usize, id: NodeId) -> bool {
+        let cur = self.cur;
+        self.warps
+            .get_mut(w)
+            .is_some_and(|warp| warp.met.remove(&(cur, id)).is_some())
     }
 
     /// Keeps the joint exchange's results for the held lanes until they resume at their call.

@@ -3,6 +3,7 @@
 //! statement, expression, memory-access and call code lives in the submodules.
 
 mod assert;
+pub(crate) mod async_copy;
 pub(crate) mod atomic;
 mod atomic_view;
 pub(crate) mod barrier;

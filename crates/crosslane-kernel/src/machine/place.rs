@@ -46,6 +46,9 @@ impl Executor {
         lane: usize,
         cx: &mut StepCtx,
     ) -> LaneVal {
+        if let Some(u) = self.async_read(buf, off, span, lane, cx) {
+            return Err(u);
+        }
         if let Some(u) = self.maca_unready(buf, off, span) {
             cx.note(
                 Level::Warning,

@@ -399,6 +399,19 @@ impl Executor {
         active: LaneMask,
         cx: &mut StepCtx,
     ) -> Option<bool> {
+        // `cg::wait(g)`: the thread's asynchronous copies complete, then the group's barrier
+        // (`parser::cg_async`, `machine::async_copy`).
+        if let ExprKind::Comma(done, sync) = &e.kind {
+            let waits =
+                matches!(&done.kind, ExprKind::Call(n, _) if n == super::async_copy::ASYNC_WAIT);
+            let barrier =
+                matches!(&sync.kind, ExprKind::Call(n, _) if builtin(n) == Some(Builtin::Barrier));
+            if waits && barrier {
+                self.eval(w, done, active, cx);
+                return self.barrier_call(w, sync, active, cx);
+            }
+            return None;
+        }
         let ExprKind::Call(name, args) = &e.kind else {
             return None;
         };
@@ -411,6 +424,11 @@ impl Executor {
                     n if n.starts_with("__builtin_mxc_barrier_and_wait") => arg0 == Some(1),
                     _ => true,
                 };
+                // Lanes held at this `__syncwarp` resume after it met the other path's
+                // (`machine::converge`): that call was the barrier, already counted.
+                if name == "__syncwarp" && self.resume_met_sync(w, e.id) {
+                    return Some(false);
+                }
                 let vals: Vec<Vec<LaneVal>> =
                     args.iter().map(|a| self.eval(w, a, active, cx)).collect();
                 self.maca_fence(w, name, &vals, active, e.span, cx);
@@ -420,9 +438,26 @@ impl Executor {
                         self.warp_race.syncwarp(warp);
                     }
                     if name == "__syncwarp" && self.trace.launch.dialect != Dialect::Maca {
-                        if let Some(mask) = vals.first() {
-                            self.check_syncwarp(w, mask, active, e.span, cx);
-                        }
+                        // The lanes held at the other path's `__syncwarp` join this one.
+                        let joint = self
+                            .meet_held_sync(w, e.span, active, vals.first().map(Vec::as_slice), cx)
+                            .unwrap_or(active);
+                        // `__syncwarp()`: the whole warp (CUDA C++ Programming Guide,
+                        // Synchronization Functions: `__syncwarp(unsigned mask=0xffffffff)`).
+                        let lanes = self.trace.launch.lanes;
+                        let whole = vec![
+                            Ok(KVal::int(
+                                Scalar::U64,
+                                i128::from(
+                                    u64::MAX
+                                        .checked_shr(64u32.saturating_sub(lanes.min(64) as u32))
+                                        .unwrap_or(0)
+                                )
+                            ));
+                            lanes
+                        ];
+                        let mask = vals.first().unwrap_or(&whole);
+                        self.check_syncwarp(w, mask, joint, e.span, cx);
                     }
                     let (message, rule) = ordering_note(self.trace.launch.dialect, name, true);
                     cx.note(Level::Info, e.span, message, rule, None);

@@ -627,7 +627,10 @@ impl Executor {
         out: &mut [u64],
         act: LaneMask,
     ) -> bool {
-        if self.maca.cells_pending() || self.warps[w].in_memory(ptr) {
+        if self.maca.cells_pending()
+            || self.async_copies.cells_pending()
+            || self.warps[w].in_memory(ptr)
+        {
             return false;
         }
         // The race check's record of each lane's read (`racecheck`); none in a block of one
@@ -641,6 +644,10 @@ impl Executor {
         else {
             return false;
         };
+        // The lock-step check's record of each lane's read (`warp_race`), after the loop.
+        let mut seen: Option<Vec<(usize, i64, usize)>> = self
+            .warp_race_on()
+            .then(|| Vec::with_capacity(act.count() as usize));
         let memory = &self.trace.memory;
         for l in act.iter() {
             // The address as `address` computes it: the pointer's offset plus the index.
@@ -648,6 +655,9 @@ impl Executor {
                 return false;
             };
             let cell = (offsets[l] as i64).saturating_add(k);
+            if let Some(v) = seen.as_mut() {
+                v.push((bufs[l] as usize, cell, l));
+            }
             if let Some(me) = who.as_mut() {
                 me.lane = u8::try_from(l).unwrap_or(u8::MAX);
                 let at = (memory, &mut self.meter);
@@ -662,6 +672,9 @@ impl Executor {
                 })) if ty == elem => out[l] = x.to_bits(),
                 _ => return false,
             }
+        }
+        for (buf, cell, l) in seen.into_iter().flatten() {
+            self.warp_race_read(w, buf, cell, l);
         }
         true
     }

@@ -57,11 +57,16 @@ impl WarpRace {
 }
 
 impl Executor {
-    /// Whether the check applies: CUDA on a target with independent thread scheduling, and a
-    /// `__shared__` buffer of the user's.
-    fn warp_race_applies(&self, buf: usize) -> bool {
+    /// Whether the check runs at all: CUDA on a target with independent thread scheduling.
+    pub(crate) fn warp_race_on(&self) -> bool {
         self.trace.launch.dialect == crosslane_core::op::Dialect::Cuda
             && super::converge::has_its(self.config.preprocess.arch.as_deref())
+    }
+
+    /// Whether the check applies: [`Executor::warp_race_on`], and a `__shared__` buffer of the
+    /// user's.
+    fn warp_race_applies(&self, buf: usize) -> bool {
+        self.warp_race_on()
             && self.trace.memory.buffers.get(buf).is_some_and(|b| {
                 matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__")
             })

@@ -1,6 +1,7 @@
 //! The rules a `__syncwarp(mask)` call must keep, checked per call: lanes run together here, so
-//! the call never waits, but a call the vendor leaves undefined is reported rather than passed
-//! over in silence.
+//! the call waits only for the other path of an `if` on sm_70+ (`machine::converge` lets two
+//! calls with the same mask meet), and a call the vendor leaves undefined is reported rather
+//! than passed over in silence.
 //!
 //! Source: CUDA C++ Programming Guide, Synchronization Functions (`__syncwarp`): "Each calling
 //! thread must have its own bit set in the mask and all non-exited threads named in mask must
@@ -32,6 +33,8 @@ impl Executor {
         span: Span,
         cx: &mut StepCtx,
     ) {
+        let its = self.trace.launch.dialect != crosslane_core::op::Dialect::Cuda
+            || super::converge::has_its(self.config.preprocess.arch.as_deref());
         let warp = &self.warps[w];
         let lanes = warp.status.len().min(64);
         let of = |l: usize| -> Option<u64> {
@@ -67,11 +70,7 @@ impl Executor {
                         break;
                     }
                 } else if warp.status.get(other) == Some(&LaneStatus::Running) {
-                    reports.push((
-                        Level::Warning,
-                        format!("`__syncwarp({m:#x})` names lane {other}, which is on another path here: it must reach a `__syncwarp` with the same mask, else the result is undefined (this emulator runs the paths one after the other and does not wait)"),
-                        l,
-                    ));
+                    reports.push((Level::Warning, other_path(its, m, other), l));
                     break;
                 }
             }
@@ -101,5 +100,18 @@ impl Executor {
         for (level, message, lane) in reports {
             cx.note(level, span, message, RULE, Some(lane));
         }
+    }
+}
+
+/// Why a `__syncwarp(m)` whose mask names lane `other`, on another path of the warp, is
+/// undefined: on a target with independent thread scheduling (`its`) the other path reached no
+/// `__syncwarp` with the same mask before the paths joined (a matching one meets,
+/// `machine::converge`); below sm_70 the lanes must execute the same `__syncwarp()` in
+/// convergence (PTX ISA, bar.warp.sync: "for .target sm_6x or below").
+fn other_path(its: bool, m: u64, other: usize) -> String {
+    if its {
+        format!("`__syncwarp({m:#x})` names lane {other}, which is on another path here and reaches no `__syncwarp` with the same mask on it: every non-exited thread named must execute a `__syncwarp` with the same mask, else the result is undefined (unless that lane exits first)")
+    } else {
+        format!("`__syncwarp({m:#x})` names lane {other}, which is on another path here: for sm_6x and below all threads in the mask must execute the same `__syncwarp()` in convergence, so the result is undefined (sm_70 and later would wait for the other path's `__syncwarp` with the same mask)")
     }
 }

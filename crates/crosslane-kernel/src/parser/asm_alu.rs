@@ -129,7 +129,12 @@ pub(super) fn instead(op: &str) -> &'static str {
              `__nv_bfloat16` inputs and `float` or `half` accumulators)"
         }
         "dp4a" => "`__dp4a(a, b, c)`",
-        "cp" => "a plain copy (the data, not the asynchrony, is emulated)",
+        "cp" => {
+            "`__pipeline_memcpy_async(dst, src, bytes)`, `__pipeline_commit()` and \
+             `__pipeline_wait_prior(0)` for `cp.async`, `cp.async.commit_group` and \
+             `cp.async.wait_group 0` / `cp.async.wait_all` (a read of the destination before \
+             the wait is undefined there, as on the device), or a plain copy"
+        }
         "bfind" => "`31 - __clz(x)`",
         "fns" => "`__fns(mask, base, offset)`",
         _ => "the CUDA intrinsic or operator it implements",

@@ -1,14 +1,16 @@
 //! `cg::memcpy_async(group, dst, src, bytes)`, `cg::wait(group)` and `cg::wait_prior<N>(group)`
 //! (`cooperative_groups/memcpy_async.h`): the copy is modelled as the copy it completes into —
 //! the group's threads share the elements (thread of rank r copies elements r, r + size, …)
-//! at the call — and the wait as the group's `sync()`, so the data is in the destination and
-//! visible to the whole group after the wait, as the Programming Guide promises.
+//! at the call, each element marked not yet complete and each call one batch
+//! (`machine::async_copy`) — and the wait as completing the thread's copies (all of
+//! them, or all but the newest `N` for `wait_prior<N>`) then the group's `sync()`, so the data
+//! is in the destination and visible to the whole group after the wait, as the Programming
+//! Guide promises, and a read before the wait is undefined with the reason.
 //!
 //! Source: CUDA C++ Programming Guide, Cooperative Groups, "memcpy_async" (a collective copy
 //! by the group; its completion is awaited with `wait` / `wait_prior`, collective operations
-//! that the whole group must call) and "Asynchronous Data Copies". What is not modelled: the
-//! copy's lateness — a read of the destination before the wait sees the copied data here,
-//! where the device may still show the old contents.
+//! that the whole group must call) and "Asynchronous Data Copies" (the copy completes only at
+//! its wait: reading the destination before it is a race).
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -41,7 +43,10 @@ impl Parser<'_> {
                     let text = format!(
                         "template <typename T> __device__ void {COPY}(T *d, const T *s, \
                          unsigned long long bytes, unsigned r, unsigned n) {{ for (unsigned long \
-                         long i = r; i < bytes / sizeof(T); i += n) d[i] = s[i]; }}"
+                         long i = r; i < bytes / sizeof(T); i += n) {{ d[i] = s[i]; \
+                         {mark}(d + i, sizeof(T), 1); }} {commit}(); }}",
+                        mark = crate::machine::async_copy::ASYNC_COPY,
+                        commit = crate::machine::async_copy::ASYNC_COMMIT
                     );
                     self.generated_template(COPY, &text, at)?;
                 }
@@ -50,13 +55,23 @@ impl Parser<'_> {
                 Ok(Some(Expr::new(ExprKind::Call(mangled, args), at)))
             }
             "wait" | "wait_prior" if self.is_punct("(") || self.is_punct("<") => {
+                // `wait_prior<N>`: all but the newest N copies; `wait`: all of them.
+                let mut keep: i64 = -1;
                 if self.eat("<") {
+                    let first = self.pos;
                     while !self.eat(">") {
                         if matches!(self.peek(0), Tok::Eof) {
                             return self.err("`>`");
                         }
                         self.bump();
                     }
+                    keep = match &self.toks[first..self.pos - 1] {
+                        [t] => match &t.tok {
+                            Tok::Int { value, .. } => i64::try_from(*value).unwrap_or(0),
+                            _ => 0,
+                        },
+                        _ => 0,
+                    };
                 }
                 self.expect_punct("(")?;
                 self.skip_cg_namespace();
@@ -64,7 +79,13 @@ impl Parser<'_> {
                     KernelError::new(at.line, at.col, format!("cg::{name} takes a group"))
                 })?;
                 self.expect_punct(")")?;
-                self.cg_op(g.group, g.mask, None, "sync", &[], at).map(Some)
+                let sync = self.cg_op(g.group, g.mask, None, "sync", &[], at)?;
+                let n = self.e_int(at, keep);
+                let done = self.e_call(at, crate::machine::async_copy::ASYNC_WAIT, vec![n]);
+                Ok(Some(self.cg_node(
+                    at,
+                    ExprKind::Comma(Box::new(done), Box::new(sync)),
+                )))
             }
             _ => Ok(None),
         }

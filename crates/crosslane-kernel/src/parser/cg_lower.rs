@@ -57,7 +57,7 @@ impl Parser<'_> {
         Ty::Val(ValTy::scalar(self.mask_scalar()))
     }
 
-    fn cg_node(&mut self, at: Span, kind: ExprKind) -> Expr {
+    pub(super) fn cg_node(&mut self, at: Span, kind: ExprKind) -> Expr {
         let s = self.syn_span(at);
         Expr::new(kind, s)
     }

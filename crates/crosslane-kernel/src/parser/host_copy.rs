@@ -228,6 +228,11 @@ impl Parser<'_> {
                 st.copies.insert(d, from);
             }
             None => {
+                // A host array copied in while it has no value: a copy back that filled it
+                // is worth reading (`sequence::readback`).
+                if st.unknown.contains_key(h) {
+                    super::host_d2d::READBACKS_USED.with(|u| u.borrow_mut().insert(h.to_string()));
+                }
                 let why = match st.unknown.get(h).filter(|_| src_off == Some(0)) {
                     // `cudaMemcpy(h, d, …D2H); h[i] += 1; cudaMemcpy(d, h, …H2D);`: host
                     // code's change of what a launch left is not followed.

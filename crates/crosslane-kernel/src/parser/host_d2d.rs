@@ -418,16 +418,35 @@ impl Parser<'_> {
             st.prior.get(&d).is_some_and(|p| !p.is_empty()) || !view_copies(st, &d, off).is_empty();
         let line = toks[k].line;
         let values = if launched {
-            let key = (line, toks[k].col);
+            // A copy back met again in one reading (a host loop's iterations) is a copy of its
+            // own each time: its key counts the times met, so each iteration is given the
+            // values its own launches left.
+            let site = (line, toks[k].col);
+            let occ = READBACKS_SEEN.with(|s| {
+                let mut s = s.borrow_mut();
+                let n = s.entry(site).or_insert(0);
+                let o = *n;
+                *n = n.saturating_add(1);
+                o
+            });
+            let key = (site.0, site.1, occ);
             let given = READBACKS.with(|m| m.borrow().get(&key).cloned());
-            // A copy back read again at the same place in one reading (a loop's iterations):
-            // the values given are its first iteration's, so a later iteration's are not known
-            // here; `h` stays unread rather than holding another iteration's cells.
-            if given.is_some() && !READBACKS_SEEN.with(|s| s.borrow_mut().insert(key)) {
-                return false;
-            }
             match given.filter(|v| v.len() as u64 == n) {
                 Some(v) => v,
+                // The last reading the round budget allows: `h` stays unknown, the limit said.
+                None if READBACKS_LAST.with(std::cell::Cell::get) => {
+                    let why = format!(
+                        "`cudaMemcpy` at line {line} copies the device's values into it, and \
+                         they are not read: host code copies launches' results back {} times \
+                         or more in a chain (a host loop's iterations), past crosslane's limit \
+                         of {} readings of the program (`sequence::readback::MAX_ROUNDS`)",
+                        crate::sequence::readback::MAX_ROUNDS,
+                        crate::sequence::readback::MAX_ROUNDS
+                    );
+                    Self::mark_unknown(st, &[h.to_string()], &why);
+                    st.fills.remove(h);
+                    return true;
+                }
                 None => {
                     let mut arg = crate::ast::HostArg {
                         text: d.clone(),
@@ -439,6 +458,7 @@ impl Parser<'_> {
                         id: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
                         arg,
                         base,
+                        host: h.to_string(),
                     });
                     return false;
                 }
@@ -457,11 +477,21 @@ impl Parser<'_> {
 
 thread_local! {
     /// The values of device-to-host copies of launches' cells the reading again is given
-    /// (`crate::sequence`'s `readback`), by the copy call's line and column.
-    pub(crate) static READBACKS: std::cell::RefCell<std::collections::HashMap<(u32, u32), Vec<String>>> =
+    /// (`crate::sequence`'s `readback`), by the copy call's line and column and the time the
+    /// reading meets it ([`crate::ast::Readback::key`]).
+    pub(crate) static READBACKS: std::cell::RefCell<std::collections::HashMap<(u32, u32, u32), Vec<String>>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
-    /// The copies of [`READBACKS`] used so far in this reading, by line and column: one met
-    /// again (a loop's later iteration) is not given the first one's values.
-    pub(crate) static READBACKS_SEEN: std::cell::RefCell<std::collections::HashSet<(u32, u32)>> =
+    /// How many times this reading has met each copy back, by line and column: a loop's
+    /// later iteration is a copy of its own, never given the first one's values.
+    pub(crate) static READBACKS_SEEN: std::cell::RefCell<std::collections::HashMap<(u32, u32), u32>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The host arrays this reading copied to the device while they had no value (a copy back
+    /// not yet read had filled them): a later iteration's copy back into one of them is read in
+    /// a further round; one into a host array never copied in again is not (its values would
+    /// change nothing the device does).
+    pub(crate) static READBACKS_USED: std::cell::RefCell<std::collections::HashSet<String>> =
         std::cell::RefCell::new(std::collections::HashSet::new());
+    /// Set for the last reading the round budget allows: a copy back not given values there
+    /// is never read, and the host array's reason names the limit.
+    pub(crate) static READBACKS_LAST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

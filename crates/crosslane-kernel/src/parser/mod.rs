@@ -314,6 +314,9 @@ pub fn parse_preprocessed(
         });
     }
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
+    // Each reading counts its copies back from the first (`host_d2d`'s `read_back`).
+    host_d2d::READBACKS_SEEN.with(|s| s.borrow_mut().clear());
+    host_d2d::READBACKS_USED.with(|s| s.borrow_mut().clear());
     let mut program = p.program().map_err(|e| {
         hint_flattened(
             unsupported::name_ascend_vector(unsupported::name_unsupported(e, &tokens), &tokens),

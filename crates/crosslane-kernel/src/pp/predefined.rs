@@ -66,10 +66,10 @@ pub fn amd_target(
 const PIPELINE_MACROS: [(&str, &str); 3] = [
     (
         "__pipeline_memcpy_async(dst, src, size)",
-        "memcpy(dst, src, size)",
+        "(memcpy(dst, src, size), __crosslane_async_copy(dst, size, 2))",
     ),
-    ("__pipeline_commit()", "((void)0)"),
-    ("__pipeline_wait_prior(n)", "((void)(n))"),
+    ("__pipeline_commit()", "__crosslane_async_commit()"),
+    ("__pipeline_wait_prior(n)", "__crosslane_async_wait(n)"),
 ];
 
 /// The macros predefined for device code of `dialect` on `lanes`-wide warps for target `arch`
@@ -120,9 +120,11 @@ pub fn predefined(
                 def(n, k.to_string());
             }
             // The pipeline primitives of `cuda_pipeline_primitives.h` (CUDA C++ Programming
-            // Guide, "Pipeline Primitives Interface"): modelled as the copies they complete
-            // into — `__pipeline_memcpy_async` copies at once, the commit and the wait do
-            // nothing — so the destination holds the data after `__pipeline_wait_prior`.
+            // Guide, "Pipeline Primitives Interface"): `__pipeline_memcpy_async` copies at
+            // once and marks the destination not yet complete, the commit closes a batch and
+            // `__pipeline_wait_prior(N)` completes all but the newest N batches
+            // (`machine::async_copy`), so a read before the wait is undefined and the
+            // destination holds the data after it.
             for (n, v) in PIPELINE_MACROS {
                 def(n, v.to_string());
             }

@@ -14,25 +14,49 @@ use std::collections::HashMap;
 use super::{earlier, pick, run_one, Ran};
 use crate::ast::{HostLaunch, Readback, Span};
 use crate::exec::LaunchConfig;
-use crate::parser::host_d2d::{READBACKS, READBACKS_SEEN};
+use crate::parser::host_d2d::{READBACKS, READBACKS_LAST, READBACKS_SEEN, READBACKS_USED};
 use crate::parser::Parsed;
 
-/// Most times the program is read again (a chain of copies back, each needing the one before).
-pub const MAX_ROUNDS: usize = 8;
+/// Most times the program is read again (a chain of copies back, each needing the one before:
+/// a host loop's round trips take one reading per iteration). A copy back the last reading
+/// still meets unread leaves its host array unknown, with a reason naming this limit.
+pub const MAX_ROUNDS: usize = 16;
 
 /// `parsed` read again with the values of its device-to-host copies of launches' cells, as far
 /// as the launches before each run here; `parsed` itself when none could be read.
+///
+/// Each round reads the copies that come after the fewest launches (the same `id`): a later
+/// copy may depend on them through host code (`h[i] += 1; cudaMemcpy(d, h, …)` before the next
+/// launch), so it is read in a later round, from the reading given their values.
 pub(crate) fn resolve(source: &str, parsed: Parsed, config: &LaunchConfig) -> Parsed {
     let mut parsed = parsed;
-    let mut got: HashMap<(u32, u32), Vec<String>> = HashMap::new();
-    for _ in 0..MAX_ROUNDS {
+    let mut got: HashMap<(u32, u32, u32), Vec<String>> = HashMap::new();
+    for round in 0..MAX_ROUNDS {
         let before = got.len();
-        for rb in parsed.program.readbacks.clone() {
-            if got.contains_key(&rb.key) {
-                continue;
+        // A later iteration's copy back is read only when host code copies its array to the
+        // device again (the reading that met it said so): a loop that only prints what each
+        // iteration copied back costs no reading per iteration.
+        let used = READBACKS_USED.with(|u| u.borrow().clone());
+        parsed
+            .program
+            .readbacks
+            .retain(|rb| rb.key.2 == 0 || used.contains(&rb.host));
+        let mut ids: Vec<u32> = parsed.program.readbacks.iter().map(|rb| rb.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        // The copies after the fewest launches that can be read (one that cannot, a launch
+        // that did not run, does not hold the others back).
+        for id in ids {
+            for rb in parsed.program.readbacks.clone() {
+                if got.contains_key(&rb.key) || rb.id != id {
+                    continue;
+                }
+                if let Some(v) = values(source, &parsed, config, &rb) {
+                    got.insert(rb.key, v);
+                }
             }
-            if let Some(v) = values(source, &parsed, config, &rb) {
-                got.insert(rb.key, v);
+            if got.len() > before {
+                break;
             }
         }
         if got.len() == before {
@@ -40,9 +64,11 @@ pub(crate) fn resolve(source: &str, parsed: Parsed, config: &LaunchConfig) -> Pa
         }
         READBACKS.with(|m| m.borrow_mut().clone_from(&got));
         READBACKS_SEEN.with(|s| s.borrow_mut().clear());
+        READBACKS_LAST.with(|l| l.set(round + 1 == MAX_ROUNDS));
         let again = crate::front_end::parse_for_launch(source, config);
         READBACKS.with(|m| m.borrow_mut().clear());
         READBACKS_SEEN.with(|s| s.borrow_mut().clear());
+        READBACKS_LAST.with(|l| l.set(false));
         match again {
             Ok(p) => parsed = p,
             Err(_) => break,

@@ -376,12 +376,12 @@ int main() {
     assert_eq!(ints(&t, "d"), some([2, 2, 2, 2]));
 }
 
-/// A round trip inside a loop: each iteration's copy back is one call of the source, read
-/// again with its first iteration's values only, so a later iteration's host array is not
-/// known here; the buffer the later launches find is said to have no value and ends undefined,
-/// never the first iteration's numbers again (the device gives 3 after three iterations).
+/// A round trip inside a loop: each iteration's copy back is a copy of its own (the reading
+/// counts the times it meets the call), read from what that iteration's launch left, so the
+/// loop runs as the device runs it. h = 0; each iteration: d = h, inc: d = h + 1, h = d. After
+/// three iterations d = 3.
 #[test]
-fn a_round_trip_in_a_loop_is_undefined_not_the_first_iterations_values() {
+fn a_round_trip_in_a_loop_follows_every_iteration() {
     let src = "\
 __global__ void inc(int* d) { d[threadIdx.x] += 1; }
 int main() {
@@ -397,6 +397,86 @@ int main() {
 }
 ";
     let t = run_entry(src, "inc");
+    assert_eq!(ints(&t, "d"), some([3, 3, 3, 3]));
+    assert!(!has(&t, Level::Warning, "which has no value here"));
+}
+
+/// Three rounds of +1 on the device and +1 on the host, then the host array copied in once
+/// more and incremented: by hand, h = 0 → d 1, h 2 → d 3, h 4 → d 5, h 6; the last launch
+/// gives d = 7. Without the final launch the device ends at 5.
+#[test]
+fn host_changes_between_a_loops_launches_reach_the_next_iteration() {
+    let src = "\
+__global__ void inc(int* d) { d[threadIdx.x] += 1; }
+int main() {
+  int h[4] = {0, 0, 0, 0};
+  int* d;
+  cudaMalloc(&d, 16);
+  for (int r = 0; r < 3; ++r) {
+    cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+    inc<<<1, 4>>>(d);
+    cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 4; ++i) h[i] += 1;
+  }
+  cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+  inc<<<1, 4>>>(d);
+  return 0;
+}
+";
+    let t = run_entry(src, "inc");
+    assert_eq!(ints(&t, "d"), some([7, 7, 7, 7]));
+    let short = src.replace(
+        "  cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);\n  inc<<<1, 4>>>(d);\n  return",
+        "  return",
+    );
+    let t = run_entry(&short, "inc");
+    assert_eq!(ints(&t, "d"), some([5, 5, 5, 5]));
+}
+
+/// More round trips than the readings crosslane allows (`MAX_ROUNDS`, 16): the iterations
+/// within it are followed, the rest leave the host array unknown and the device's buffer
+/// undefined, with the limit named — never a number.
+#[test]
+fn a_loop_past_the_round_budget_ends_undefined_naming_the_limit() {
+    let src = "\
+__global__ void inc(int* d) { d[threadIdx.x] += 1; }
+int main() {
+  int h[4] = {0, 0, 0, 0};
+  int* d;
+  cudaMalloc(&d, 16);
+  for (int r = 0; r < 40; ++r) {
+    cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+    inc<<<1, 4>>>(d);
+    cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  }
+  return 0;
+}
+";
+    let t = run_entry(src, "inc");
     assert_eq!(ints(&t, "d"), vec![None, None, None, None]);
-    assert!(has(&t, Level::Warning, "which has no value here"));
+    assert!(has(&t, Level::Warning, "crosslane's limit of 16 readings"));
+}
+
+/// A loop that copies the buffer back only to look at it (never copied in again): the launches
+/// chain on the device (each finds what the one before left: 1, 2, 3) and the end is 3; the
+/// later iterations' copies back are not read again, as nothing the device does depends on
+/// them.
+#[test]
+fn a_loop_that_only_copies_back_chains_its_launches_on_the_device() {
+    let src = "\
+__global__ void inc(int* d) { d[threadIdx.x] += 1; }
+int main() {
+  int h[4] = {0, 0, 0, 0};
+  int* d;
+  cudaMalloc(&d, 16);
+  cudaMemcpy(d, h, 16, cudaMemcpyHostToDevice);
+  for (int r = 0; r < 3; ++r) {
+    inc<<<1, 4>>>(d);
+    cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);
+  }
+  return 0;
+}
+";
+    let t = run_entry(src, "inc");
+    assert_eq!(ints(&t, "d"), some([3, 3, 3, 3]));
 }

@@ -95,6 +95,7 @@ mod kernel_seeds;
 mod kernel_snapshots;
 mod kernel_struct_blocks;
 mod kernel_struct_semantics;
+mod kernel_syncwarp_paths;
 mod kernel_template_idioms;
 mod kernel_tile_meta_vote_pred;
 mod kernel_trace_bytes;
