@@ -564,6 +564,10 @@ struct Parser<'a> {
     /// Arrays of several dimensions: the scope depth (`scopes.len()`) they were declared at,
     /// name and bounds ([`arrays`]).
     array_dims: Vec<(usize, String, Vec<u64>)>,
+    /// The dimensions of each array of several dimensions a generic lambda captures, by (the
+    /// closure struct, the member): its `__call` instances index the member as the array
+    /// ([`lambda_generic`]).
+    closure_dims: HashMap<(String, String), Vec<u64>>,
     /// Parameters written as arrays of several dimensions (`float t[][33]`) in the parameter
     /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
     /// opens.
@@ -784,6 +788,7 @@ impl<'a> Parser<'a> {
             // A file-level scope: a snippet's variables live here.
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
+            closure_dims: HashMap::new(),
             param_dims: Vec::new(),
             param_bounds: Vec::new(),
             value_refs: HashSet::new(),
