@@ -156,9 +156,7 @@ pub(super) fn defer_type_errors(
             let mut owners: Vec<String> = Vec::new();
             for (f, &(s, e)) in program.functions.iter().zip(&ranges) {
                 let names = tokens.iter().any(|t| {
-                    matches!(&t.tok, Tok::Ident(n) if bad.contains(n))
-                        && s <= pos(t)
-                        && pos(t) <= e
+                    matches!(&t.tok, Tok::Ident(n) if bad.contains(n)) && s <= pos(t) && pos(t) <= e
                 });
                 // `k<Tex>` run by `--entry`: an instance whose arguments name it.
                 let instance = f

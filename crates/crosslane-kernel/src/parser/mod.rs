@@ -83,6 +83,7 @@ mod fn_ptr;
 mod fn_ptr_run;
 mod fn_spec;
 mod fn_types;
+mod goto;
 mod hip_sync;
 mod host;
 mod host_calls;

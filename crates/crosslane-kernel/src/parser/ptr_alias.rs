@@ -148,9 +148,7 @@ pub(super) fn pointer_aliases(tokens: Vec<Token>) -> Vec<Token> {
                     || (n >= 2
                         && matches!(out.get(n - 1).map(|t| &t.tok), Some(Tok::Str(_)))
                         && word(out.get(n - 2)) == Some("extern"));
-                if pending.as_ref().is_some_and(|(d, _)| *d == nest)
-                    && !punct(out.last(), "=")
-                {
+                if pending.as_ref().is_some_and(|(d, _)| *d == nest) && !punct(out.last(), "=") {
                     // A function body after `fptr f(…)`.
                     pending = None;
                 }

@@ -229,7 +229,9 @@ impl Parser<'_> {
             }
         }
         if !dynamic.is_empty() {
-            return self.flat_struct_dyn_cell(e, &leaves, at, &dynamic).map(Some);
+            return self
+                .flat_struct_dyn_cell(e, &leaves, at, &dynamic)
+                .map(Some);
         }
         match usize::try_from(at).ok().and_then(|k| leaves.get(k)) {
             Some(leaf) => Ok(Some(ident(leaf, e.span))),
@@ -276,7 +278,10 @@ impl Parser<'_> {
                 None => part,
                 Some(a) => {
                     let sp = self.syn_span(span);
-                    self.node(ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(part)), sp)?
+                    self.node(
+                        ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(part)),
+                        sp,
+                    )?
                 }
             });
         }
@@ -299,10 +304,7 @@ impl Parser<'_> {
         let tmp = self.named_temp("index", Ty::Val(ValTy::scalar(Scalar::I64)), span);
         let at_index = dynamic.first().map_or(span, |d| d.span);
         let check = self.node(
-            ExprKind::Call(
-                crate::reinterpret::members_index_callee(n),
-                vec![index],
-            ),
+            ExprKind::Call(crate::reinterpret::members_index_callee(n), vec![index]),
             at_index,
         )?;
         let sp = self.syn_span(span);
