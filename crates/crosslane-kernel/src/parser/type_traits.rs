@@ -170,20 +170,15 @@ impl Parser<'_> {
                 Some(Tok::Punct("(")) => {
                     // A call: a function's name (or a template's `>`) before the `(`, not a
                     // statement keyword or an operator's operand group.
+                    // A call of a function the source defines (not `printf`, a builtin or
+                    // a statement keyword's parentheses), or of a template's instance.
                     return match tok(k.wrapping_sub(1)) {
-                        Some(Tok::Ident(w)) => !matches!(
-                            w.as_str(),
-                            "if" | "while"
-                                | "for"
-                                | "switch"
-                                | "return"
-                                | "sizeof"
-                                | "alignof"
-                                | "decltype"
-                                | "static_assert"
-                                | "noexcept"
-                                | "constexpr"
-                        ),
+                        Some(Tok::Ident(w)) => {
+                            self.fn_types.contains_key(w)
+                                || self.templates.contains_key(w)
+                                || self.overloads.contains_key(w)
+                                || self.fn_sets.contains_key(w)
+                        }
                         Some(Tok::Punct(">")) => true,
                         _ => false,
                     };
