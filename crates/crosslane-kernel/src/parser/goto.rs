@@ -51,7 +51,7 @@ fn placeholder(s: &Stmt, prefix: &str) -> Option<String> {
 }
 
 /// The statements of `s`, `s` first, in source order (an explicit stack, no recursion).
-fn each_stmt<'a>(s: &'a Stmt) -> Vec<&'a Stmt> {
+fn each_stmt(s: &Stmt) -> Vec<&Stmt> {
     let mut out = Vec::new();
     let mut stack: Vec<&Stmt> = vec![s];
     while let Some(x) = stack.pop() {
@@ -289,7 +289,7 @@ impl Parser<'_> {
                 stmt(StmtKind::Break),
             ])));
         }
-        Ok(match s.kind {
+        let kind = match s.kind {
             StmtKind::Block(list) => StmtKind::Block(
                 list.into_iter()
                     .map(|x| self.goto_to_break(x, label, flag))
@@ -319,8 +319,8 @@ impl Parser<'_> {
                 ])
             }
             other => other,
-        })
-        .map(stmt)
+        };
+        Ok(stmt(kind))
     }
 
     /// The first `goto` left in a function's body (its label in no enclosing block after it),
