@@ -85,19 +85,40 @@ pub fn index_callee(n: u32) -> String {
     format!("{PREFIX}{INDEX}{n}")
 }
 
-/// The bound of an index check, if `name` is one.
-fn index_bound(name: &str) -> Option<i128> {
-    name.strip_prefix(PREFIX)?.strip_prefix(INDEX)?.parse().ok()
+/// The word after [`PREFIX`] that marks an index check of a struct's members read as an
+/// array ([`members_index_callee`]).
+const MEMBERS: &str = "members";
+
+/// The callee checking a run-time index into a struct of `n` same-typed scalar members read
+/// through a pointer to that scalar (`int* p = (int*)&s; p[i]`, lowered by
+/// `parser::structs::layout_view`): `i` when `0 <= i < n`, else undefined with a warning, as
+/// an access outside the object is (C++17 [expr.add]/4).
+pub fn members_index_callee(n: u32) -> String {
+    format!("{PREFIX}{MEMBERS}{n}")
 }
 
-/// Runs an index check ([`index_callee`]).
-fn check_index(n: i128, args: &[KVal]) -> Result<KVal, String> {
+/// The bound of an index check, if `name` is one, and whether it checks a struct's members.
+fn index_bound(name: &str) -> Option<(i128, bool)> {
+    let rest = name.strip_prefix(PREFIX)?;
+    if let Some(n) = rest.strip_prefix(INDEX) {
+        return n.parse().ok().map(|n| (n, false));
+    }
+    rest.strip_prefix(MEMBERS)?.parse().ok().map(|n| (n, true))
+}
+
+/// Runs an index check ([`index_callee`], [`members_index_callee`]).
+fn check_index((n, members): (i128, bool), args: &[KVal]) -> Result<KVal, String> {
     let i = args
         .first()
         .and_then(KVal::as_int)
         .ok_or_else(|| "an index check needs an integer".to_string())?;
     if (0..n).contains(&i) {
         Ok(KVal::int(Scalar::I64, i))
+    } else if members {
+        Err(format!(
+            "index {i} is outside the struct of {n} members read as an array: undefined \
+             (C++17 [expr.add]/4); nothing is read or written"
+        ))
     } else {
         Err(format!(
             "index {i} is outside the union's array member of {n} elements: undefined \

@@ -457,7 +457,7 @@ impl Parser<'_> {
             }
             if self.eat("[") {
                 if let ExprKind::Ident(n) = &e.kind {
-                    if let Some(dims) = self.dims_of(n) {
+                    if let Some(dims) = self.dims_of(n).or_else(|| self.closure_dims_of(n)) {
                         e = self.md_subscripts(e, &dims, span)?;
                         continue;
                     }

@@ -49,6 +49,12 @@ impl Parser<'_> {
                 _ => None,
             },
             ExprKind::Index(b, _) => match &b.kind {
+                // An array member named bare in a member function (a generic lambda's
+                // captured array, [`super::lambda_generic`]): its element.
+                ExprKind::Ident(n) if self.var_type(n).is_none() => match self.self_field(n)? {
+                    super::structs::FieldTy::Ptr(v) => Some(v),
+                    _ => None,
+                },
                 ExprKind::Ident(n) => match self.var_type(n)? {
                     Ty::Ptr(v) => Some(v),
                     // `v[i]` of a vector: its element (clang, "Vectors and Extended Vectors").

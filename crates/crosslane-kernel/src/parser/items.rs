@@ -585,6 +585,7 @@ impl Parser<'_> {
         self.value_refs = outer_refs;
         self.const_names = outer_consts;
         let body = self.with_param_copies(copies, body?)?;
+        self.refuse_stray_goto(&body)?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         let f = Function {
             name,

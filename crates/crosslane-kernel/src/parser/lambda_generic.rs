@@ -189,6 +189,13 @@ impl Parser<'_> {
             made.push(Expr::new(ExprKind::Ident(self.use_var(n, sp)?), sp));
         }
         self.structs.insert(name.clone(), def);
+        // A captured array of several dimensions: the instances index the member as that
+        // array (`m[i][j]` one row-major index, [`super::arrays`]).
+        for (n, _, _) in &captured {
+            if let Some(dims) = self.dims_of(n) {
+                self.closure_dims.insert((name.clone(), n.clone()), dims);
+            }
+        }
 
         // `template <typename __auto0, …> __device__ auto __call(PARAMS) [-> R] BODY`.
         let first = &self.toks[open];
@@ -239,6 +246,13 @@ impl Parser<'_> {
         self.diags.append(&mut sub.diags);
         r?;
         self.node(ExprKind::Call(name, made), at)
+    }
+
+    /// The dimensions of `n` where it names a captured array of several dimensions of the
+    /// generic lambda whose `__call` is being read ([`Parser::dims_of`] for a closure member).
+    pub(super) fn closure_dims_of(&self, n: &str) -> Option<Vec<u64>> {
+        let s = self.self_struct.as_ref()?;
+        self.closure_dims.get(&(s.clone(), n.to_string())).cloned()
     }
 
     /// The member a call of closure `s` reaches when `s` has no call operator but a call

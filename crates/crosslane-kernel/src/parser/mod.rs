@@ -57,6 +57,7 @@ mod const_eval;
 mod const_struct;
 mod crtp;
 mod deduce_class;
+mod deferred_types;
 mod device_vars;
 pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
@@ -82,6 +83,7 @@ mod fn_ptr;
 mod fn_ptr_run;
 mod fn_spec;
 mod fn_types;
+mod goto;
 mod hip_sync;
 mod host;
 mod host_calls;
@@ -130,6 +132,7 @@ mod packed;
 mod packs;
 mod partial_spec;
 mod phase6;
+mod ptr_alias;
 mod range_for;
 mod ref_cast;
 mod scopes;
@@ -286,6 +289,7 @@ pub fn parse_preprocessed(
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
+    let tokens = ptr_alias::pointer_aliases(tokens);
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
         tokens,
     ))));
@@ -381,7 +385,7 @@ pub fn parse_preprocessed(
     // An error the front end met while it went on reading (an unknown type read as `int`, so
     // that every such error is reported at once) still ends the parse: nothing runs after a
     // front-end error (docs/kernels.md, "Errors and outcomes").
-    defer_type_errors(&mut program, &mut p.diags);
+    deferred_types::defer_type_errors(&mut program, &mut p.diags, &tokens);
     let mut errors: Vec<KernelError> = Vec::new();
     for d in p.diags.iter().filter(|d| d.level == Level::Error) {
         let e = KernelError::new(d.line, d.col, d.message.clone());
@@ -564,6 +568,10 @@ struct Parser<'a> {
     /// Arrays of several dimensions: the scope depth (`scopes.len()`) they were declared at,
     /// name and bounds ([`arrays`]).
     array_dims: Vec<(usize, String, Vec<u64>)>,
+    /// The dimensions of each array of several dimensions a generic lambda captures, by (the
+    /// closure struct, the member): its `__call` instances index the member as the array
+    /// ([`lambda_generic`]).
+    closure_dims: HashMap<(String, String), Vec<u64>>,
     /// Parameters written as arrays of several dimensions (`float t[][33]`) in the parameter
     /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
     /// opens.
@@ -788,6 +796,7 @@ impl<'a> Parser<'a> {
             // A file-level scope: a snippet's variables live here.
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
+            closure_dims: HashMap::new(),
             param_dims: Vec::new(),
             param_bounds: Vec::new(),
             value_refs: HashSet::new(),
@@ -1036,45 +1045,6 @@ pub fn const_int(e: &Expr) -> Option<i128> {
         }
         // Casts (a template value parameter is bound as one), division, comparisons, `?:`.
         _ => const_eval::const_eval(e, &HashMap::new()).and_then(|v| v.int()),
-    }
-}
-
-/// Moves each unknown-type error that lies inside a function (the function whose definition
-/// starts last at or before its line; every instantiation starting there) from the parse's
-/// errors to [`Program::type_errors`], leaving a warning in its place: an unknown type in a
-/// function no run reaches (a `curandState` setup kernel, a `cudaTextureObject_t` helper beside
-/// the kernel launched) stops nothing, while a run that compiles the function stops before it
-/// starts with the error (`exec.rs`, `compile.rs`'s `inline_call`). An unknown type outside
-/// every function stays an error of the parse.
-fn defer_type_errors(program: &mut Program, diags: &mut [KernelDiagnostic]) {
-    for d in diags
-        .iter_mut()
-        .filter(|d| d.level == Level::Error && d.message.starts_with("unknown type `"))
-    {
-        let start = program
-            .functions
-            .iter()
-            .map(|f| f.span.line)
-            .filter(|&l| l <= d.line)
-            .max();
-        let Some(start) = start else { continue };
-        let owners: Vec<String> = program
-            .functions
-            .iter()
-            .filter(|f| f.span.line == start)
-            .map(|f| f.name.clone())
-            .collect();
-        for name in &owners {
-            program
-                .type_errors
-                .push((name.clone(), d.line, d.col, d.message.clone()));
-        }
-        let shown = owners.first().cloned().unwrap_or_default();
-        d.level = Level::Warning;
-        d.message = format!(
-            "{} in `{shown}`: a run that reaches `{shown}` stops here with this error",
-            d.message
-        );
     }
 }
 

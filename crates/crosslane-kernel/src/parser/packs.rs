@@ -112,8 +112,14 @@ pub(super) fn expand(
             }
             return Err("a fold expression `( E op ... )` with one operator".into());
         }
-        // `pattern...`: the pattern repeated, comma-separated.
-        let pattern = pop_to_open(&mut out);
+        // `pattern...`: the pattern repeated, comma-separated. Closed by `>`, the expansion is
+        // a template argument list's last (`Seq<Is...>`, [temp.variadic]/5): its pattern
+        // starts after that list's `<`.
+        let pattern = if matches!(next, Some(Tok::Punct(">" | ">>"))) {
+            pop_to_angle(&mut out)
+        } else {
+            pop_to_open(&mut out)
+        };
         if !pattern.iter().any(|x| is_pack(&x.tok)) {
             return Err("this `...` expands no pack of the template".into());
         }
@@ -216,6 +222,31 @@ fn pop_to_open(out: &mut Vec<Token>) -> Vec<Token> {
             Tok::Punct("(" | "[" | "{") if depth == 0 => break,
             Tok::Punct("(" | "[" | "{") => depth -= 1,
             Tok::Punct(",") if depth == 0 => break,
+            _ => {}
+        }
+        k -= 1;
+    }
+    out.split_off(k)
+}
+
+/// Removes and returns the tokens after the innermost unclosed `<`, `(`, `{` or `,` at the end
+/// of `out`: the pattern before a `...` that a `>` follows (`Seq<Is...>`, `Seq<(Is * 2)...>`).
+/// A `>` met on the way closes a nested list (`Box<Pair<Ts>...>`).
+fn pop_to_angle(out: &mut Vec<Token>) -> Vec<Token> {
+    let mut depth = 0usize;
+    let mut angles = 0usize;
+    let mut k = out.len();
+    while k > 0 {
+        match out[k - 1].tok {
+            Tok::Punct(")" | "]" | "}") => depth += 1,
+            Tok::Punct("(" | "[" | "{") if depth == 0 => break,
+            Tok::Punct("(" | "[" | "{") => depth -= 1,
+            _ if depth > 0 => {}
+            Tok::Punct(">") => angles += 1,
+            Tok::Punct(">>") => angles += 2,
+            Tok::Punct("<") if angles == 0 => break,
+            Tok::Punct("<") => angles -= 1,
+            Tok::Punct(",") if angles == 0 => break,
             _ => {}
         }
         k -= 1;

@@ -74,6 +74,14 @@ impl Parser<'_> {
                     }
                 }
             }
+            // Its labels' forward `goto`s ([`super::goto`]).
+            let mut body = match self.lower_gotos(body) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.scopes.pop();
+                    return Err(e);
+                }
+            };
             // The block's objects with destructors, last declared first ([`super::structs`]).
             self.scope_end_destructors(&mut body)?;
             self.scopes.pop();
@@ -109,7 +117,17 @@ impl Parser<'_> {
             return Ok(done(self, k));
         }
         if let Tok::Ident(w) = self.peek(0).clone() {
+            // `done:`, a label ([stmt.label]); `goto done;` ([`super::goto`]).
+            if matches!(self.peek(1), Tok::Punct(":"))
+                && !matches!(
+                    w.as_str(),
+                    "default" | "case" | "public" | "private" | "protected"
+                )
+            {
+                return self.label_stmt();
+            }
             match w.as_str() {
+                "goto" => return self.goto_stmt(),
                 "switch" => return self.switch_stmt(),
                 "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
                 // `namespace cg = cooperative_groups;` in a function body ([namespace.alias]:

@@ -86,9 +86,11 @@ impl Parser<'_> {
     /// # Errors
     /// A trait given the wrong arguments, or a `::` member other than `value`.
     pub(super) fn trait_value(&mut self, span: Span) -> PResult<Expr> {
+        let start = self.pos;
         let name = self.ident()?;
         let args = self.template_args()?;
         let base = name.strip_suffix("_v");
+        let mut made = false;
         if base.is_none() {
             // `is_same<A, B>::value`, `is_same<A, B>{}` or `is_same<A, B>()` ([meta.help]).
             if self.eat("::") {
@@ -102,9 +104,11 @@ impl Parser<'_> {
                 }
             } else if self.eat("{") {
                 self.expect_punct("}")?;
+                made = true;
             } else {
                 self.expect_punct("(")?;
                 self.expect_punct(")")?;
+                made = true;
             }
         }
         let trait_name = base.unwrap_or(&name);
@@ -118,7 +122,73 @@ impl Parser<'_> {
                 ),
             )
         })?;
+        if made && self.argument_object(start) {
+            // `pick(x, std::is_same<T, float>{})`: an object of the trait's base
+            // `integral_constant<bool, v>` ([meta.unary]/2, [meta.rel]/2), so that tag
+            // dispatch on `std::true_type` / `std::false_type` chooses by its class; a `bool`
+            // parameter takes it through its conversion function ([meta.help]/1).
+            let st = self.instantiate_class(
+                "integral_constant",
+                vec![
+                    TArg::Type(crate::types::ValTy::scalar(Scalar::Bool)),
+                    TArg::Value(i128::from(v)),
+                ],
+                span,
+            )?;
+            return self.node(ExprKind::Call(st, Vec::new()), span);
+        }
         Ok(Expr::new(ExprKind::Bool(v), span))
+    }
+
+    /// Whether the trait object read from token `start` (its name; `std::` before it) to the
+    /// current position is a whole argument of a function call (`f(a, std::is_same<A, B>{})`)
+    /// while `<type_traits>`' `integral_constant` is declared ([`super::std_constants`]).
+    fn argument_object(&self, start: usize) -> bool {
+        if !self.class_templates.contains_key("integral_constant") {
+            return false;
+        }
+        let tok = |k: usize| self.toks.get(k).map(|t| &t.tok);
+        let mut before = start;
+        if before >= 2
+            && matches!(tok(before - 1), Some(Tok::Punct("::")))
+            && matches!(tok(before - 2), Some(Tok::Ident(w)) if w == "std")
+        {
+            before -= 2;
+        }
+        if before == 0 || !matches!(tok(self.pos), Some(Tok::Punct("," | ")"))) {
+            return false;
+        }
+        // Back to the `(` opening the argument list, over nested groups.
+        let mut depth = 0usize;
+        let mut k = before;
+        let floor = before.saturating_sub(4096);
+        while k > floor {
+            k -= 1;
+            match tok(k) {
+                Some(Tok::Punct(")" | "]" | "}")) => depth += 1,
+                Some(Tok::Punct("(" | "[" | "{")) if depth > 0 => depth -= 1,
+                Some(Tok::Punct("(")) => {
+                    // A call: a function's name (or a template's `>`) before the `(`, not a
+                    // statement keyword or an operator's operand group.
+                    // A call of a function the source defines (not `printf`, a builtin or
+                    // a statement keyword's parentheses), or of a template's instance.
+                    return match tok(k.wrapping_sub(1)) {
+                        Some(Tok::Ident(w)) => {
+                            self.fn_types.contains_key(w)
+                                || self.templates.contains_key(w)
+                                || self.overloads.contains_key(w)
+                                || self.fn_sets.contains_key(w)
+                        }
+                        Some(Tok::Punct(">")) => true,
+                        _ => false,
+                    };
+                }
+                Some(Tok::Punct("[" | "{" | ";")) => return false,
+                Some(Tok::Punct("<" | ">")) if depth == 0 => return false,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Whether a type trait or `decltype` starts a type here.

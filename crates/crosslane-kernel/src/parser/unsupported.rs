@@ -16,8 +16,10 @@ fn construct(word: &str) -> Option<&'static str> {
              an `if` / `else if` chain"
         }
         "goto" => {
-            "`goto` and labels are not supported; restructure with a loop and `break` / \
-                   `continue`"
+            "`goto` runs only forward to a label later in the same block or an enclosing one \
+             (`goto done;` out of nested loops, `done:` before a statement of that block); \
+             write a backward jump as a `while` / `do … while` loop, a jump into a block as a \
+             flag tested there"
         }
         "asm" | "__asm__" => {
             "inline `asm` is read only as a statement in a function body, in the shape \

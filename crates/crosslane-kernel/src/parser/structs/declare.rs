@@ -582,6 +582,7 @@ impl Parser<'_> {
         sub.fn_sets = std::mem::take(&mut self.fn_sets);
         sub.member_ops = std::mem::take(&mut self.member_ops);
         sub.method_templates = std::mem::take(&mut self.method_templates);
+        sub.closure_dims = std::mem::take(&mut self.closure_dims);
         sub.global_vars = self.global_vars.clone();
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
@@ -608,6 +609,7 @@ impl Parser<'_> {
         self.fn_sets = std::mem::take(&mut sub.fn_sets);
         self.member_ops = std::mem::take(&mut sub.member_ops);
         self.method_templates = std::mem::take(&mut sub.method_templates);
+        self.closure_dims = std::mem::take(&mut sub.closure_dims);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
     }

@@ -194,10 +194,18 @@ impl Parser<'_> {
     /// (after a local reference's substitution): the `K`-th member variable of the struct.
     /// `Ok(None)` for any other expression.
     ///
+    /// An index known only at run time (`q[i]`, `*(q + i)`) chooses among the members: it is
+    /// taken once into a temporary, checked against the member count (outside it the access
+    /// is undefined, C++17 [expr.add]/4, [`crate::reinterpret::members_index_callee`]), and
+    /// the member's address chosen by a balanced tree of `?:` on it and dereferenced
+    /// (`*(t = i, t < 2 ? (t < 1 ? &s.a : &s.b) : …)`), so a read reads that member and a
+    /// write writes it alone ([expr.cond]/1: only the chosen operand is evaluated).
+    ///
     /// # Errors
-    /// An index that is no constant, or one outside the struct (an access outside the object,
-    /// [expr.add]/4: undefined).
-    pub(crate) fn flat_struct_cell(&self, e: &Expr) -> PResult<Option<Expr>> {
+    /// A constant index outside the struct (an access outside the object, [expr.add]/4:
+    /// undefined); a run-time index into a struct of more than
+    /// [`super::pun_index::MAX_ELEMENTS`] members.
+    pub(crate) fn flat_struct_cell(&mut self, e: &Expr) -> PResult<Option<Expr>> {
         let (base, index) = match &e.kind {
             ExprKind::Index(b, i) => (&**b, Some(&**i)),
             ExprKind::Deref(b) => (&**b, None),
@@ -213,17 +221,17 @@ impl Parser<'_> {
             return Ok(None);
         };
         let mut at: i128 = 0;
+        let mut dynamic: Vec<&Expr> = Vec::new();
         for part in [index, offset].into_iter().flatten() {
-            let Some(k) = super::super::const_int(part).or_else(|| self.fold_int(part)) else {
-                return Err(KernelError::new(
-                    part.span.line,
-                    part.span.col,
-                    "a pointer to a struct's members read as an array takes a constant index \
-                     here (the members are separate variables): write the member, or copy the \
-                     struct into an array",
-                ));
-            };
-            at += k;
+            match super::super::const_int(part).or_else(|| self.fold_int(part)) {
+                Some(k) => at += k,
+                None => dynamic.push(part),
+            }
+        }
+        if !dynamic.is_empty() {
+            return self
+                .flat_struct_dyn_cell(e, &leaves, at, &dynamic)
+                .map(Some);
         }
         match usize::try_from(at).ok().and_then(|k| leaves.get(k)) {
             Some(leaf) => Ok(Some(ident(leaf, e.span))),
@@ -237,6 +245,79 @@ impl Parser<'_> {
                 ),
             )),
         }
+    }
+
+    /// The member of `leaves` that the run-time index `at + Σ dynamic` names, as an lvalue
+    /// ([`Self::flat_struct_cell`]).
+    fn flat_struct_dyn_cell(
+        &mut self,
+        e: &Expr,
+        leaves: &[String],
+        at: i128,
+        dynamic: &[&Expr],
+    ) -> PResult<Expr> {
+        let span = e.span;
+        let max = super::pun_index::MAX_ELEMENTS;
+        let n = u32::try_from(leaves.len()).unwrap_or(u32::MAX);
+        if n > max {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "a pointer to a struct's {n} members read as an array takes an index known \
+                     only at run time for at most {max} members here (the members are separate \
+                     variables): copy the struct into an array first, or index it with a \
+                     constant"
+                ),
+            ));
+        }
+        let mut index: Option<Expr> = None;
+        for part in dynamic {
+            let part = self.lower_struct((*part).clone())?;
+            index = Some(match index {
+                None => part,
+                Some(a) => {
+                    let sp = self.syn_span(span);
+                    self.node(
+                        ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(part)),
+                        sp,
+                    )?
+                }
+            });
+        }
+        let Some(mut index) = index else {
+            return Ok(zero(span));
+        };
+        if at != 0 {
+            let k = Expr::new(
+                ExprKind::Int {
+                    value: at.unsigned_abs() as u64,
+                    unsigned: false,
+                    long: true,
+                },
+                self.syn_span(span),
+            );
+            let op = if at < 0 { BinOp::Sub } else { BinOp::Add };
+            let sp = self.syn_span(span);
+            index = self.node(ExprKind::Binary(op, Box::new(index), Box::new(k)), sp)?;
+        }
+        let tmp = self.named_temp("index", Ty::Val(ValTy::scalar(Scalar::I64)), span);
+        let at_index = dynamic.first().map_or(span, |d| d.span);
+        let check = self.node(
+            ExprKind::Call(crate::reinterpret::members_index_callee(n), vec![index]),
+            at_index,
+        )?;
+        let sp = self.syn_span(span);
+        let t = Expr::new(ExprKind::Ident(tmp.clone()), sp);
+        let set = self.node(ExprKind::Assign(None, Box::new(t), Box::new(check)), span)?;
+        let tree = self.select(&tmp, (0, n), span, &mut |s, j| {
+            let leaf = leaves.get(j as usize).cloned().unwrap_or_default();
+            let sp = s.syn_span(span);
+            s.node(ExprKind::AddrOf(Box::new(ident(&leaf, sp))), sp)
+        })?;
+        let sp = self.syn_span(span);
+        let chosen = self.node(ExprKind::Comma(Box::new(set), Box::new(tree)), sp)?;
+        self.node(ExprKind::Deref(Box::new(chosen)), span)
     }
 }
 

@@ -55,12 +55,17 @@ impl Parser<'_> {
             .is_some_and(|i| self.local_struct_ptrs.contains(&(i, n.clone())))
     }
 
-    /// `&s` of a local struct `s` as a call's argument: the address of each of its members,
-    /// in leaf order, as a struct pointer parameter takes them; `None` for anything else. A
-    /// struct with an array member is refused (its member is no one cell to point at here).
+    /// `&s` of a local struct `s` (or a pointer `p` made by [`Self::local_struct_pointer`]) as
+    /// a call's argument: the address of each of its members, in leaf order, as a struct
+    /// pointer parameter takes them; `None` for anything else. An array member is passed as
+    /// the local array itself, which the parameter's pointer for that member points into
+    /// (its element 0 is the member's first element, [conv.array]/1), so the callee's
+    /// `p->v[i] += x` writes `s.v[i]`.
     pub(super) fn local_struct_address(&mut self, a: &Expr) -> PResult<Option<Vec<Expr>>> {
-        let ExprKind::AddrOf(inner) = &a.kind else {
-            return Ok(None);
+        let inner = match &a.kind {
+            ExprKind::AddrOf(inner) => (**inner).clone(),
+            ExprKind::Ident(_) if self.is_local_struct_pointer(a) => a.clone(),
+            _ => return Ok(None),
         };
         let ExprKind::Ident(n) = &inner.kind else {
             return Ok(None);
@@ -73,24 +78,19 @@ impl Parser<'_> {
             return Ok(None);
         };
         let leaves = self.leaves(&sv.sname, a.span)?;
-        if leaves.iter().any(|l| l.count > 0) {
-            return Err(KernelError::new(
-                a.span.line,
-                a.span.col,
-                format!(
-                    "`&{n}`: a pointer to the local struct `{n}` (`{}`), which has an array \
-                     member, is not supported; take it by reference (`void f({}& s)`, called \
-                     as `f({n})`)",
-                    sv.sname, sv.sname
-                ),
-            ));
-        }
-        let Some((_, vals)) = self.leaves_of(inner, None)? else {
+        let Some((_, vals)) = self.leaves_of(&inner, None)? else {
             return Ok(None);
         };
         Ok(Some(
             vals.into_iter()
-                .map(|(_, e)| Expr::new(ExprKind::AddrOf(Box::new(e)), a.span))
+                .zip(&leaves)
+                .map(|((_, e), l)| {
+                    if l.count > 0 {
+                        e
+                    } else {
+                        Expr::new(ExprKind::AddrOf(Box::new(e)), a.span)
+                    }
+                })
                 .collect(),
         ))
     }

@@ -421,6 +421,13 @@ impl Parser<'_> {
                 (_, Ty::Val(v)) if l.count > 0 => Ty::Ptr(v),
                 (_, t) => t,
             };
+            // A leaf that is another variable (a closure's `[&]` capture names its referent):
+            // declared already, and declaring it again here would forget what the parser
+            // knows of it (an array's dimensions, [`super::arrays`]).
+            let own = n.starts_with(&format!("{name}."));
+            if !own && self.scopes.last().and_then(|s| s.get(n)) == Some(&ty) {
+                continue;
+            }
             self.declare(n, ty);
         }
         self.declare(&format!("struct:{name}"), Ty::Void);

@@ -117,7 +117,7 @@ impl Parser<'_> {
     }
 
     /// `leaf(j)` for the `j` in `lo..hi` that `idx` holds: `idx < mid ? (lo..mid) : (mid..hi)`.
-    fn select(
+    pub(super) fn select(
         &mut self,
         idx: &str,
         (lo, hi): (u32, u32),

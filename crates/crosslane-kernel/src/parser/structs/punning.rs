@@ -418,8 +418,13 @@ impl Parser<'_> {
     /// A temporary of type `ty` declared before the statement (so a value is taken where the
     /// expression is, after what the statement does before it): its name.
     pub(super) fn pun_temp(&mut self, ty: Ty, span: Span) -> String {
+        self.named_temp("union", ty, span)
+    }
+
+    /// A temporary `PREFIX#N` of type `ty` declared before the statement being read.
+    pub(super) fn named_temp(&mut self, prefix: &str, ty: Ty, span: Span) -> String {
         self.syn = self.syn.wrapping_add(1);
-        let name = format!("union#{}", self.syn);
+        let name = format!("{prefix}#{}", self.syn);
         let decl_at = self.syn_span(span);
         self.declare(&name, ty);
         self.pre.push(Stmt {
