@@ -509,7 +509,8 @@ impl Parser<'_> {
         if matches!(tok(k), Some(Tok::Ident(_) | Tok::Punct("++" | "--"))) {
             let end = stmt_end();
             if !launches_in(&toks[k..end])
-                && (self.host_cells_ptr_assign(st, k, end)
+                && (self.host_calloc(st, k, end)
+                    || self.host_cells_ptr_assign(st, k, end)
                     || self.host_device_vector(st, k, end)
                     || self.host_ptr_assign(st, k, end))
             {

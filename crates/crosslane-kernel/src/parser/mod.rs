@@ -84,6 +84,7 @@ mod fn_spec;
 mod fn_types;
 mod hip_sync;
 mod host;
+mod host_calloc;
 mod host_calls;
 mod host_cells;
 mod host_copy;
@@ -282,7 +283,7 @@ pub fn parse_preprocessed(
         struct_aligns.insert(name, merged);
     }
     let tokens = attributes::strip_attributes(tokens);
-    let tokens = file_shared::scope_file_shared(tokens);
+    let tokens = file_shared::scope_file_shared(file_shared::hoist_shared(tokens));
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
