@@ -61,6 +61,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipDeviceGetAttribute",
     "cudaOccupancyMaxPotentialBlockSize",
     "hipOccupancyMaxPotentialBlockSize",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "hipOccupancyMaxActiveBlocksPerMultiprocessor",
     // MetaX MACA's runtime (`mc_runtime.h`): the CUDA runtime's calls under an `mc` prefix, with
     // the same parameters (`mcMalloc(&p, bytes)`, `mcMemcpy(dst, src, bytes,
     // mcMemcpyHostToDevice)`, `mcMemset(p, v, bytes)`). The MACA documents held here do not
@@ -963,7 +965,9 @@ impl Parser<'_> {
                 | "cudaDeviceGetAttribute"
                 | "hipDeviceGetAttribute"
                 | "cudaOccupancyMaxPotentialBlockSize"
-                | "hipOccupancyMaxPotentialBlockSize" => {
+                | "hipOccupancyMaxPotentialBlockSize"
+                | "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+                | "hipOccupancyMaxActiveBlocksPerMultiprocessor" => {
                     self.device_query(st, name, k);
                     return end + 1;
                 }

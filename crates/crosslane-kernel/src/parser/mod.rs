@@ -287,8 +287,8 @@ pub fn parse_preprocessed(
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
-    let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
-        tokens,
+    let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(std_fns::std_move(
+        cuda_std::cuda_std(tokens),
     ))));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
