@@ -144,3 +144,114 @@ fn return_braces_in_a_lambda_without_a_return_type_is_refused_clearly() {
     assert!(m.contains("-> float"), "{m}");
     assert!(m.contains("lambda"), "{m}");
 }
+
+#[test]
+fn grid_sync_in_a_one_block_grid_is_the_block_barrier() {
+    // A grid-stride partial sum per thread, the block's sum by thread 0 after grid.sync(), then
+    // every thread scales its cells by it. One block of 32 threads over 64 cells of value 1:
+    // the sum is 64, every cell becomes 1 / 64 = 0.015625.
+    let src = "#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void norm(float *v, float *partial, int n) {
+  cg::grid_group grid = cg::this_grid();
+  float s = 0;
+  for (int i = grid.thread_rank(); i < n; i += grid.size()) s += v[i];
+  partial[grid.thread_rank()] = s;
+  grid.sync();
+  if (grid.thread_rank() == 0) {
+    float t = 0;
+    for (int i = 0; i < grid.size(); i++) t += partial[i];
+    partial[0] = t;
+  }
+  cg::sync(grid);
+  float total = partial[0];
+  for (int i = grid.thread_rank(); i < n; i += grid.size()) v[i] = v[i] / total;
+}
+";
+    let mut c = launch_grid(32, 1, &[("v", 64, "1"), ("partial", 32, "0")]);
+    c.args.insert("n".into(), "64".into());
+    let t = run_finished(src, c);
+    assert_eq!(floats(&t, "v"), vec![Some(0.015625); 64]);
+    // Two blocks: refused before the run, naming the block count and the one-block form.
+    let mut c = launch_grid(32, 2, &[("v", 64, "1"), ("partial", 64, "0")]);
+    c.args.insert("n".into(), "64".into());
+    let m = refused(src, c);
+    assert!(m.contains("this launch has 2 blocks"), "{m}");
+    assert!(m.contains("--blocks 1"), "{m}");
+}
+
+#[test]
+fn occupancy_blocks_per_multiprocessor_size_the_grid_from_the_model_device() {
+    // The model device: 2048 resident threads, at most 32 blocks, one multiprocessor. Blocks
+    // of 256 threads: min(2048 / 256, 32) = 8 blocks, so the grid is 8 × 1 = 8 blocks; each
+    // block's thread 0 writes its index: 0..7.
+    let src = "__global__ void k(int *o) { if (threadIdx.x == 0) o[blockIdx.x] = blockIdx.x; }
+int main() {
+  int *d; cudaMalloc(&d, 8 * sizeof(int));
+  int numBlocksPerSm = 0, sms = 0, dev = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&numBlocksPerSm, k, 256, 0);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  k<<<numBlocksPerSm * sms, 256>>>(d);
+}
+";
+    let t = run_default(src);
+    assert_eq!(t.launch.grid_dim, [8, 1, 1]);
+    let want: Vec<Option<i128>> = (0..8).map(Some).collect();
+    assert_eq!(ints(&t, "o"), want);
+}
+
+#[test]
+fn a_chained_cell_assignment_fills_both_arrays() {
+    // `a[i] = b[i] = base;` with base 2.0: both arrays hold 2; c = a + 10 b = 22.
+    let src = "__global__ void k(const float *a, const float *b, float *c) {
+  c[threadIdx.x] = a[threadIdx.x] + 10 * b[threadIdx.x];
+}
+int main() {
+  float *ha, *da, *hb, *db, *dc;
+  int size = 4;
+  cudaMallocHost(&ha, sizeof(float) * size);
+  cudaMallocHost(&hb, sizeof(float) * size);
+  cudaMalloc(&da, sizeof(float) * size); cudaMalloc(&db, sizeof(float) * size);
+  cudaMalloc(&dc, sizeof(float) * size);
+  float base = 2.0;
+  for (int i = 0; i < size; i++) {
+    ha[i] = hb[i] = base;
+  }
+  cudaMemcpy(da, ha, sizeof(float) * size, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, hb, sizeof(float) * size, cudaMemcpyHostToDevice);
+  k<<<1, size>>>(da, db, dc);
+}
+";
+    let t = run_default(src);
+    assert_eq!(floats(&t, "c"), vec![Some(22.0); 4]);
+}
+
+#[test]
+fn a_split_barrier_arrive_then_wait_orders_the_block() {
+    // Each warp's lane 0 writes its warp's sum of lane ids (0 + … + 31 = 496) plus 1000 × warp
+    // into shared memory, arrives, waits (the token moved into `wait`), then thread 0 adds the
+    // four: 4 × 496 + 1000 × (0 + 1 + 2 + 3) = 1984 + 6000 = 7984.
+    let src = "#include <cuda/barrier>
+#include <utility>
+__device__ int arrive_token(cuda::barrier<cuda::thread_scope_block> &bar) {
+  auto t = bar.arrive();
+  return t;
+}
+__global__ void k(int *out) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  __shared__ int sums[4];
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  __syncthreads();
+  int v = threadIdx.x % 32;
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
+  if (threadIdx.x % 32 == 0) sums[threadIdx.x / 32] = v + 1000 * (threadIdx.x / 32);
+  auto token = bar.arrive();
+  bar.wait(std::move(token));
+  if (threadIdx.x == 0) out[0] = sums[0] + sums[1] + sums[2] + sums[3];
+}
+";
+    let mut c = launch_grid(128, 1, &[("out", 1, "0")]);
+    c.entry = Some("k".into());
+    let t = run_finished(src, c);
+    assert_eq!(ints(&t, "out"), vec![Some(7984)]);
+}
