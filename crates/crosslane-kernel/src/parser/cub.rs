@@ -46,6 +46,9 @@ use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 use crosslane_core::result::Level;
 
+/// Most items per thread `BlockReduce::Sum(items)` folds (one addition per item).
+const MAX_REDUCE_ITEMS: u64 = 256;
+
 /// A CUB / hipCUB collective class a name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -575,7 +578,11 @@ impl Parser<'_> {
         self.expect_punct(".")?;
         let m_at = self.span();
         let method = self.ident()?;
-        if c.kind != Kind::BlockScan {
+        // `BlockReduce(t).Sum(items)` of a local array of items per thread.
+        let items = (c.kind == Kind::BlockReduce && method == "Sum" && c.record.is_none())
+            .then(|| self.cub_reduce_items_len())
+            .flatten();
+        if c.kind != Kind::BlockScan && items.is_none() {
             self.cub_refuse_items(at)?;
         }
         if c.record.is_some() {
@@ -594,6 +601,26 @@ impl Parser<'_> {
         }
         self.expect_punct("(")?;
         let x = self.assign_expr()?;
+        // The thread's items first, left to right, then the block's reduction of the
+        // per-thread sums (CUB API, BlockReduce::Sum(T (&inputs)[ITEMS_PER_THREAD]): "each
+        // thread contributes an array of consecutive input elements"; CUB's ThreadReduce
+        // folds `inputs[0] + inputs[1] + …` in order).
+        let x = match items {
+            Some(n) => {
+                let mut acc: Option<Expr> = None;
+                for i in 0..n {
+                    let k = self.e_int(at, i64::try_from(i).unwrap_or(0));
+                    let sp = self.syn_span(at);
+                    let item = Expr::new(ExprKind::Index(Box::new(x.clone()), Box::new(k)), sp);
+                    acc = Some(match acc {
+                        None => item,
+                        Some(a) => self.e_bin(at, crate::types::BinOp::Add, a, item),
+                    });
+                }
+                acc.unwrap_or(x)
+            }
+            None => x,
+        };
         let (op, valid) = match method.as_str() {
             "Sum" => (Op::Sum, self.cub_rest()?),
             "Reduce" => {
@@ -670,6 +697,19 @@ impl Parser<'_> {
                 "CUB API, cub::BlockReduce / cub::BlockScan (TempStorage reuse)",
             );
         }
+    }
+
+    /// At `(items)` of `Sum(items)`: the length of the local array `items` (a constant bound,
+    /// at most [`MAX_REDUCE_ITEMS`] items), for the items-per-thread overload; `None` for any other argument.
+    fn cub_reduce_items_len(&self) -> Option<u64> {
+        let Tok::Ident(n) = self.peek(1) else {
+            return None;
+        };
+        let len = self.array_len(n)?;
+        (self.is_punct("(")
+            && matches!(self.peek(2), Tok::Punct(")"))
+            && (1..=MAX_REDUCE_ITEMS).contains(&len))
+        .then_some(len)
     }
 
     /// Refuses the items-per-thread overloads (`Sum(T (&items)[N])`): the call's first

@@ -255,3 +255,24 @@ __global__ void k(int *out) {
     let t = run_finished(src, c);
     assert_eq!(ints(&t, "out"), vec![Some(7984)]);
 }
+
+#[test]
+fn block_reduce_sum_of_items_per_thread() {
+    // CUB BlockReduce::Sum(T (&items)[N]): each thread folds its 4 items, then the block's
+    // sum: 64 threads × 4 items of 3i + 1 over i < 256 is 3 × 255 × 256 / 2 + 256 = 98176.
+    let src = "#include <cub/cub.cuh>
+__global__ void k(const int *in, int *out) {
+  using R = cub::BlockReduce<int, 64>;
+  __shared__ typename R::TempStorage tmp;
+  int items[4];
+  for (int i = 0; i < 4; i++) items[i] = in[threadIdx.x * 4 + i];
+  int s = R(tmp).Sum(items);
+  if (threadIdx.x == 0) out[0] = s;
+}
+";
+    let t = run_finished(
+        src,
+        launch_grid(64, 1, &[("in", 256, "i*3+1"), ("out", 1, "0")]),
+    );
+    assert_eq!(ints(&t, "out"), vec![Some(98176)]);
+}
