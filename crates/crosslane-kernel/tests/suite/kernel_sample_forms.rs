@@ -125,9 +125,7 @@ fn return_braces_in_a_lambda_with_a_return_type() {
   out[t] = (int)pick(t % 5).x + f((int)t);
 }
 ";
-    let mut c = LaunchConfig::default();
-    c.block_dim = Some([6, 1, 1]);
-    let t = run_finished(src, c);
+    let t = run_finished(src, crate::support::block(6));
     let want: Vec<Option<i128>> = [0, 11, 202, 3003, 4, 10].iter().map(|&v| Some(v)).collect();
     assert_eq!(ints(&t, "out"), want);
 }
