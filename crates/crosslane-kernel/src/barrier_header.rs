@@ -9,7 +9,14 @@
 //! calling thread's copies and is the block's `__syncthreads()`, so the destination holds the
 //! data for every thread after the wait. That reading of `arrive_and_wait` is right when the
 //! expected count is the block's thread count (the staging idiom: `init(&bar, blockDim.x)`);
-//! only `cuda::barrier<cuda::thread_scope_block>` is provided.
+//! only `cuda::barrier<cuda::thread_scope_block>` is provided. The split form, `auto t =
+//! bar.arrive(); … bar.wait(std::move(t));`, is the same barrier placed at the `wait` (the
+//! token is an `int` here): exact when the statements between the two do not touch memory
+//! another thread reads or writes around the barrier. Such an access is a data race under the
+//! barrier's rules (a thread's wait returns once every thread has arrived, not once they have
+//! waited); with the barrier at `wait`, a read there of what another thread wrote before its
+//! own arrive is reported by the race check, while a write there that another thread reads
+//! after its wait is taken as ordered (not reported).
 //!
 //! Source: CUDA C++ Programming Guide, "Asynchronous Data Copies" (`cuda::memcpy_async` with
 //! `cuda::barrier`: the copy's completion is observed through the barrier) and "Asynchronous
@@ -21,7 +28,9 @@ use std::borrow::Cow;
 pub const HEADER: &str = "namespace cuda { enum thread_scope { thread_scope_system, \
     thread_scope_device, thread_scope_block, thread_scope_thread }; \
     template <thread_scope Scope> struct barrier { int expected; \
-    __device__ void arrive_and_wait() { __crosslane_async_wait(-1); __syncthreads(); } }; \
+    __device__ void arrive_and_wait() { __crosslane_async_wait(-1); __syncthreads(); } \
+    __device__ int arrive() { return 0; } \
+    __device__ void wait(int token) { __crosslane_async_wait(-1); __syncthreads(); } }; \
     template <typename T> __device__ void memcpy_async(T *d, const T *s, \
     unsigned long long bytes, barrier<thread_scope_block> &bar) { \
     for (unsigned long long i = 0; i < bytes / sizeof(T); i++) { d[i] = s[i]; \

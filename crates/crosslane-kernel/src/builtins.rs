@@ -53,6 +53,11 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_barrier_ex"
         | "__syncwarp"
         | "__builtin_amdgcn_s_barrier" => Builtin::Barrier,
+        // `grid.sync()` of cooperative groups, run only in a grid of one block (the
+        // semantic pass refuses it in a larger grid): that block's barrier (CUDA C++
+        // Programming Guide, Cooperative Groups, Grid Synchronization: every thread of the
+        // grid waits there, and the grid is this block).
+        crate::parser::GRID_SYNC => Builtin::Barrier,
         n if n.starts_with("__builtin_mxc_barrier_and_wait") => Builtin::Barrier,
         "__threadfence"
         | "__threadfence_block"

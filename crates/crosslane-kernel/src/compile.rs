@@ -163,6 +163,9 @@ pub(crate) struct NameCheck {
     /// Unknown types by the function they lie in ([`crate::ast::Program::type_errors`]): an
     /// error once the function is compiled.
     pub(crate) type_errors: Vec<(String, u32, u32, String)>,
+    /// Blocks in the launch's grid: `grid.sync()` runs as the block's barrier in a grid of
+    /// one block and is refused in a larger one ([`crate::parser::GRID_SYNC_REFUSAL`]).
+    pub(crate) blocks: usize,
 }
 
 /// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
@@ -796,8 +799,15 @@ impl Compiler {
             return;
         };
         let mut text_args = Vec::new();
-        if name == super::parser::GRID_SYNC {
-            self.unknown(e.span, super::parser::GRID_SYNC_REFUSAL.to_string());
+        if name == super::parser::GRID_SYNC && check.blocks > 1 {
+            self.unknown(
+                e.span,
+                format!(
+                    "{} (this launch has {} blocks)",
+                    super::parser::GRID_SYNC_REFUSAL,
+                    check.blocks
+                ),
+            );
             return;
         }
         if !self.by_name.contains_key(name)

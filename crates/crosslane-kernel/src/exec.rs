@@ -310,7 +310,18 @@ impl Executor {
             })?;
         let blocks = super::host_launch::dims_total(grid_dim)
             .filter(|b| (1..=MAX_BLOCKS).contains(b))
-            .ok_or_else(|| at(format!("blocks must be 1..={MAX_BLOCKS}, got {grid_dim:?}")))?;
+            .ok_or_else(|| {
+                let from = match super::host_launch::chosen_launch(&program, &config) {
+                    Some(l) if config.grid_dim.is_some() && !l.block_text.is_empty() => {
+                        format!(" (from the launch at line {} in host code)", l.span.line)
+                    }
+                    _ => String::new(),
+                };
+                at(format!(
+                    "blocks must be 1..={MAX_BLOCKS}, got {grid_dim:?}{from}; set the grid \
+                     (CLI: --blocks N)"
+                ))
+            })?;
         if let Some(b) = f.launch_bounds {
             if threads as u64 > b {
                 return Err(at(format!(
@@ -349,6 +360,7 @@ impl Executor {
                 local_includes: preprocess.local_includes.clone(),
                 amd_target: target.as_ref().map(|(t, _)| t.clone()),
                 type_errors: program.type_errors.clone(),
+                blocks,
             }),
             ..Compiler::default()
         };

@@ -502,6 +502,17 @@ impl Executor {
                     "",
                     None,
                 );
+                if name == crate::parser::GRID_SYNC {
+                    cx.note(
+                        Level::Info,
+                        e.span,
+                        "grid.sync() in a grid of one block: every thread of the grid is in this \
+                         block, so it is the block's barrier"
+                            .into(),
+                        "CUDA C++ Programming Guide, Cooperative Groups, Grid Synchronization",
+                        None,
+                    );
+                }
                 if name == "__builtin_amdgcn_s_barrier" {
                     cx.note(
                         Level::Info,

@@ -30,7 +30,9 @@ use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
 /// The call `grid.sync()` lowers to: the semantic pass (`compile.rs`) refuses it at its line,
-/// and only in an entry that reaches it.
+/// and only in an entry that reaches it, when the grid has more than one block; in a grid of
+/// one block every thread of the grid is in that block, so it runs as the block's barrier
+/// (`builtins::builtin`: a barrier with the memory ordering of `__syncthreads()`).
 pub(crate) const GRID_SYNC: &str = "__cg_grid_sync";
 
 /// Why `grid.sync()` cannot run here (CUDA C++ Programming Guide, Cooperative Groups, "Grid
@@ -40,7 +42,8 @@ pub(crate) const GRID_SYNC_REFUSAL: &str =
     cooperative launch (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel) with every \
     block of the grid resident at once (CUDA C++ Programming Guide, Cooperative Groups, Grid \
     Synchronization), and the emulator runs the blocks of a launch one after another, so no \
-    block can wait for another; split the kernel at the barrier into two launches";
+    block can wait for another; split the kernel at the barrier into two launches, or run a \
+    grid of one block (CLI: --blocks 1), where it is the block's barrier";
 impl Parser<'_> {
     /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
     /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).

@@ -109,6 +109,12 @@ impl Parser<'_> {
             },
             ExprKind::Member(b, f) if f == "w" => self.vector_component(b, f),
             ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
+            // A member-function call already lowered to its device function (`auto t =
+            // bar.arrive();`, whose initializer is read lowered): the member's result type
+            // ([dcl.spec.auto]/4, deduced from the initializer's type).
+            ExprKind::Call(n, _) if n.contains("::") && self.method_fn_type(n).is_some() => {
+                self.method_fn_type(n)
+            }
             ExprKind::Cast(Ty::Val(v), _) => Some(*v),
             // `++n`, `x++`, `n = 7`, `s += x`: the type of the operand written
             // ([expr.pre.incr]/1, [expr.post.incr]/1, [expr.ass]/1: the left operand's type);
@@ -234,5 +240,17 @@ impl Parser<'_> {
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), ty);
         }
+    }
+    /// The value type a struct's member function returns, by the name of the device function
+    /// it was lowered to (`Method::func`); `None` for none or a non-value result.
+    fn method_fn_type(&self, func: &str) -> Option<ValTy> {
+        self.structs
+            .values()
+            .flat_map(|d| d.methods.values())
+            .find(|m| m.func == func)
+            .and_then(|m| match m.ty {
+                Ty::Val(v) => Some(v),
+                _ => None,
+            })
     }
 }

@@ -9,6 +9,11 @@
 //! launch's dynamic shared bytes; whether a function or the file declares one makes no
 //! difference to where it points. A body that declares the same name itself keeps its own
 //! declaration.
+//!
+//! First, [`hoist_shared`] puts a `__shared__` written after the type (`extern double
+//! __shared__ sdata[];`, `float __shared__ smem[];`, the order of some CUDA samples) before
+//! it: C++17 [dcl.spec]/1 lets decl-specifiers come in any order, and nvcc reads the memory
+//! space specifier as one of them, so both orders declare the same shared variable.
 
 use crate::lexer::{Tok, Token};
 
@@ -60,6 +65,41 @@ fn shared_decl(toks: &[Token], k: usize) -> Option<(Decl, usize)> {
         },
         j + 1,
     ))
+}
+
+/// The tokens with every `__shared__` that follows a declaration's type words
+/// (`extern float __shared__ s[];`) moved before them, after the leading storage words
+/// (`extern __shared__ float s[];`); other tokens are kept in order. One pass, linear in the
+/// tokens: a walk back from a `__shared__` stops at the declaration's start (`;`, `{`, `}`,
+/// `:`, `)` or the file's start) or at any token that is not a word, when nothing moves.
+pub(super) fn hoist_shared(mut toks: Vec<Token>) -> Vec<Token> {
+    let mut j = 0;
+    while j < toks.len() {
+        if word(toks.get(j)) != Some("__shared__") {
+            j += 1;
+            continue;
+        }
+        // The run of words before it, back to the declaration's start.
+        let mut start = j;
+        while start > 0 && matches!(toks[start - 1].tok, Tok::Ident(_)) {
+            start -= 1;
+        }
+        let at_decl_start =
+            start == 0 || matches!(toks[start - 1].tok, Tok::Punct(";" | "{" | "}" | ":" | ")"));
+        // Leading storage words (`extern`, `static`, `__device__` …) stay first.
+        let mut head = start;
+        while head < j
+            && matches!(&toks[head].tok, Tok::Ident(w) if super::types::QUALIFIERS.contains(&w.as_str()) || w == "static")
+        {
+            head += 1;
+        }
+        if at_decl_start && head < j {
+            let t = toks.remove(j);
+            toks.insert(head, t);
+        }
+        j += 1;
+    }
+    toks
 }
 
 /// The tokens with each file-scope `extern __shared__ T name[];` removed and copied to the

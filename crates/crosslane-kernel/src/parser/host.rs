@@ -61,6 +61,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipDeviceGetAttribute",
     "cudaOccupancyMaxPotentialBlockSize",
     "hipOccupancyMaxPotentialBlockSize",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "hipOccupancyMaxActiveBlocksPerMultiprocessor",
     // MetaX MACA's runtime (`mc_runtime.h`): the CUDA runtime's calls under an `mc` prefix, with
     // the same parameters (`mcMalloc(&p, bytes)`, `mcMemcpy(dst, src, bytes,
     // mcMemcpyHostToDevice)`, `mcMemset(p, v, bytes)`). The MACA documents held here do not
@@ -509,7 +511,8 @@ impl Parser<'_> {
         if matches!(tok(k), Some(Tok::Ident(_) | Tok::Punct("++" | "--"))) {
             let end = stmt_end();
             if !launches_in(&toks[k..end])
-                && (self.host_cells_ptr_assign(st, k, end)
+                && (self.host_calloc(st, k, end)
+                    || self.host_cells_ptr_assign(st, k, end)
                     || self.host_device_vector(st, k, end)
                     || self.host_ptr_assign(st, k, end))
             {
@@ -975,7 +978,9 @@ impl Parser<'_> {
                 | "cudaDeviceGetAttribute"
                 | "hipDeviceGetAttribute"
                 | "cudaOccupancyMaxPotentialBlockSize"
-                | "hipOccupancyMaxPotentialBlockSize" => {
+                | "hipOccupancyMaxPotentialBlockSize"
+                | "cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+                | "hipOccupancyMaxActiveBlocksPerMultiprocessor" => {
                     self.device_query(st, name, k);
                     return end + 1;
                 }

@@ -106,6 +106,11 @@ impl Parser<'_> {
         for &(a, b) in &parts[1..] {
             self.host_declarator(st, k, a, b, Some(is_dim3));
         }
+        // `T *h = (T *)calloc(n, sizeof(T));`: zero cells, once the declarator has told
+        // `h`'s element type ([`super::host_calloc`]).
+        for &(a, b) in &parts {
+            self.host_calloc(st, a, b);
+        }
     }
 
     /// One declarator over `from..end` of the declaration starting at `k`: `name = expr`,

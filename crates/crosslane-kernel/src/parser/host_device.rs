@@ -18,6 +18,11 @@
 //!   `__launch_bounds__` maximum when it declares one, else `maxThreadsPerBlock` (1024); at most
 //!   `blockSizeLimit` when that is a positive constant. `minGrid` is the blocks that fill the
 //!   model device: `multiProcessorCount × (maxThreadsPerMultiProcessor / block)`, at least 1.
+//! - `cudaOccupancyMaxActiveBlocksPerMultiprocessor(&numBlocks, kernel, blockSize, dynSmem)`
+//!   (CUDA Runtime API, "Occupancy"; HIP's `hipOccupancyMaxActiveBlocksPerMultiprocessor`):
+//!   the model device's resident blocks of that size, `min(maxThreadsPerMultiProcessor /
+//!   blockSize, 32)` (32 resident blocks per SM: the Programming Guide's table for compute
+//!   capability 8.0); shared memory and registers are not counted.
 
 use super::const_eval::HostVal;
 use super::host::{split_commas, HostState};
@@ -32,6 +37,10 @@ pub const MODEL_MULTIPROCESSORS: i128 = 1;
 /// Resident threads per multiprocessor of crosslane's model device (the CUDA C++ Programming
 /// Guide's "Maximum number of resident threads per SM" for compute capability 8.0: 2048).
 pub const MODEL_THREADS_PER_MULTIPROCESSOR: i128 = 2048;
+
+/// Resident blocks per multiprocessor of crosslane's model device (the CUDA C++ Programming
+/// Guide's "Maximum number of resident blocks per SM" for compute capability 8.0: 32).
+pub const MODEL_BLOCKS_PER_MULTIPROCESSOR: i128 = 32;
 
 /// The name passed by address (`&prop`, `(void**)&x`): the last identifier of an argument.
 fn out_name(toks: &[Token]) -> Option<String> {
@@ -125,6 +134,48 @@ impl Parser<'_> {
                     st,
                     std::slice::from_ref(&out),
                     &format!("`{name}` at line {line} asks for `{attr}`, which is not modelled"),
+                ),
+            }
+            return;
+        }
+        // `…OccupancyMaxActiveBlocksPerMultiprocessor(&numBlocks, kernel, blockSize, dynSmem)`.
+        if name.ends_with("OccupancyMaxActiveBlocksPerMultiprocessor") {
+            let Some(out) = arg(0).and_then(out_name) else {
+                return;
+            };
+            let block = parts
+                .get(2)
+                .and_then(|&(a, b)| self.host_value(st, a, b))
+                .and_then(HostVal::int);
+            let max = crate::exec::MAX_THREADS_PER_BLOCK as i128;
+            match block.filter(|b| (1..=max).contains(b)) {
+                Some(b) => {
+                    let n =
+                        (MODEL_THREADS_PER_MULTIPROCESSOR / b).min(MODEL_BLOCKS_PER_MULTIPROCESSOR);
+                    st.env.insert(out.clone(), HostVal::Int(n));
+                    st.unknown.remove(&out);
+                    self.diag(
+                        span,
+                        Level::Info,
+                        format!(
+                            "`{name}` read as `{out}` = {n} blocks of {b} threads per \
+                             multiprocessor (the model device: {MODEL_THREADS_PER_MULTIPROCESSOR} \
+                             resident threads, at most {MODEL_BLOCKS_PER_MULTIPROCESSOR} blocks; \
+                             shared memory and registers not counted); crosslane's \
+                             deterministic answer, not a real device's occupancy: set --blocks \
+                             to run another grid"
+                        ),
+                        "CUDA Runtime API, cudaOccupancyMaxActiveBlocksPerMultiprocessor; CUDA \
+                         C++ Programming Guide, Compute Capabilities (8.0)",
+                    );
+                }
+                None => Self::mark_unknown(
+                    st,
+                    std::slice::from_ref(&out),
+                    &format!(
+                        "`{name}` at line {line} is given a block size with no constant value \
+                         from 1 to {max}"
+                    ),
                 ),
             }
             return;

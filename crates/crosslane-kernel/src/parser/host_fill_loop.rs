@@ -3,7 +3,7 @@
 //! `h[i] = make_float4(i, 0, 0, 1);` (a vector element: its components in order), `h[i].x =
 //! i * 0.5f;` of a host array of structs (each member's cells, kept as `h.x`), and a loop
 //! over part of an array already filled (`for (i < 4) h[i] = 100;` after a loop over all of
-//! it). Each iteration runs the statements in order with the counter bound (C++17
+//! it), and a chain `a[i] = b[i] = v;` over arrays of one type. Each iteration runs the statements in order with the counter bound (C++17
 //! [stmt.for]/1, [intro.execution]/9: each full-expression before the next), so a cell holds
 //! what the statement wrote with the scalars as they stood then. Cells no iteration writes keep
 //! what the array held (undefined for an uninitialized array, [dcl.init]/12); the scalars keep
@@ -127,7 +127,15 @@ impl Parser<'_> {
                     || from != 0
             }
         });
-        if steps.is_empty() || !needs_more {
+        // `a[i] = b[i] = v;`: a chain, which the simple fill loop does not read.
+        let chained = toks[body_from..body_to].windows(7).any(|w| {
+            matches!(
+                (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok, &w[4].tok, &w[5].tok, &w[6].tok),
+                (Tok::Punct("]"), Tok::Punct("="), Tok::Ident(_), Tok::Punct("["), Tok::Ident(n), Tok::Punct("]"), Tok::Punct("="))
+                    if *n == var
+            )
+        });
+        if steps.is_empty() || !(needs_more || chained) {
             return None;
         }
         // Statement runs per iteration: an inner loop's count each.
@@ -264,6 +272,14 @@ impl Parser<'_> {
             if !matches!(tok(semi), Some(Tok::Punct(";"))) {
                 return None;
             }
+            if let Some(chain) = self.chain_steps(var, s, semi) {
+                steps.extend(chain);
+                if steps.len() > MAX_STMTS {
+                    return None;
+                }
+                s = semi + 1;
+                continue;
+            }
             steps.push(self.fill_step(var, s, semi)?);
             s = semi + 1;
         }
@@ -363,6 +379,50 @@ impl Parser<'_> {
     }
 
     /// The statement over `s..semi` (its `;` excluded) of a loop counting `var`.
+    /// `a[i] = b[i] = e;` (a chain of cell assignments at the counter, over arrays of one
+    /// scalar type): `b[i] = e` then `a[i] = b[i]`, which is `e` again (C++17 [expr.ass]/1:
+    /// the assignment groups right to left and its value is the left operand's, here of the
+    /// same type, so no conversion lies between). `None` for any other statement, or arrays
+    /// of different or unknown types (left to [`Self::fill_step`]).
+    fn chain_steps(&mut self, var: &str, s: usize, semi: usize) -> Option<Vec<Step>> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let mut targets = Vec::new();
+        let mut p = s;
+        while p + 4 < semi
+            && matches!(tok(p + 1), Some(Tok::Punct("[")))
+            && matches!(tok(p + 2), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(p + 3), Some(Tok::Punct("]")))
+            && matches!(tok(p + 4), Some(Tok::Punct("=")))
+        {
+            let Some(Tok::Ident(arr)) = tok(p) else { break };
+            targets.push(arr.clone());
+            p += 5;
+        }
+        if targets.len() < 2 {
+            return None;
+        }
+        let scalar = *self.host_scalars.get(&targets[0])?;
+        if targets
+            .iter()
+            .any(|t| self.host_scalars.get(t) != Some(&scalar))
+        {
+            return None;
+        }
+        let e = self.sub_expr(p, semi)?;
+        Some(
+            targets
+                .into_iter()
+                .rev()
+                .map(|arr| Step::Cell {
+                    arr,
+                    sub: None,
+                    parts: vec![e.clone()],
+                })
+                .collect(),
+        )
+    }
+
     fn fill_step(&mut self, var: &str, s: usize, semi: usize) -> Option<Step> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);

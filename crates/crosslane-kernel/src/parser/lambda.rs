@@ -254,6 +254,14 @@ impl Parser<'_> {
         let saved_self = self.self_struct.take();
         let sret = written_ret.as_ref().and_then(|(_, s)| s.clone());
         let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
+        // `-> uint4` makes `return {};` / `return {a, b, c, d};` in the body a
+        // copy-list-initialization of that type ([stmt.return]/2); without `-> T` a braced
+        // list deduces no type ([dcl.spec.auto.general]/4, [temp.deduct.call]/1).
+        let lambda_val = match &written_ret {
+            Some((Ty::Val(v), None)) => Some(*v),
+            _ => None,
+        };
+        let saved_val = std::mem::replace(&mut self.ret_val, lambda_val);
         self.lambda = Some(ctx);
         let r = (|| -> PResult<(Stmt, Vec<Param>)> {
             for (n, sv) in own {
@@ -272,6 +280,7 @@ impl Parser<'_> {
         self.scopes.pop();
         self.self_struct = saved_self;
         self.ret_struct = saved_ret;
+        self.ret_val = saved_val;
         let (body, ret_params) = r?;
         let Some(ctx) = ctx else {
             return Err(KernelError::new(

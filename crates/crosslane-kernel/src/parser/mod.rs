@@ -86,6 +86,7 @@ mod fn_types;
 mod goto;
 mod hip_sync;
 mod host;
+mod host_calloc;
 mod host_calls;
 mod host_cells;
 mod host_copy;
@@ -285,13 +286,13 @@ pub fn parse_preprocessed(
         struct_aligns.insert(name, merged);
     }
     let tokens = attributes::strip_attributes(tokens);
-    let tokens = file_shared::scope_file_shared(tokens);
+    let tokens = file_shared::scope_file_shared(file_shared::hoist_shared(tokens));
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
     let tokens = ptr_alias::pointer_aliases(tokens);
-    let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
-        tokens,
+    let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(std_fns::std_move(
+        cuda_std::cuda_std(tokens),
     ))));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());

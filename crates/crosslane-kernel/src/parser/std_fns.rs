@@ -8,6 +8,10 @@
 //! the tokens). After `using namespace std;` ([namespace.udir]/2: std's names are visible
 //! unqualified from the directive to the end of its block or file) the bare `swap(a, b);` and
 //! `min<int>(a, b)` are the same calls, unless the source declares its own `swap`.
+//!
+//! `std::move(x)` is its operand (C++17 [utility.syn], [forward]/6: `static_cast<
+//! remove_reference_t<T>&&>(t)`, an xvalue of the same object): read as `(x)`, the value the
+//! model's copies and moves both give (`bar.wait(std::move(token))`).
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -84,6 +88,34 @@ fn declares_swap(tokens: &[Token]) -> bool {
             || matches!(&w[0].tok, Tok::Punct(">" | "*" | "&"))
     } && is_word(Some(&w[1]), "swap")
         && is_punct(Some(&w[2]), "("))
+}
+
+/// `tokens` with each `std::move(` written `(` (module doc); a `std::move` after `::`, `.` or
+/// `->` (another scope's or a member's) is kept. One pass, linear in the tokens.
+pub(super) fn std_move(tokens: Vec<Token>) -> Vec<Token> {
+    let word =
+        |t: Option<&Token>, w: &str| matches!(t.map(|t| &t.tok), Some(Tok::Ident(x)) if x == w);
+    let punct =
+        |t: Option<&Token>, p: &str| matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut k = 0;
+    while k < tokens.len() {
+        // `std :: move (` (not a member `x.std::move`, not after another scope) → `(`.
+        let after_scope =
+            punct(out.last(), "::") || punct(out.last(), ".") || punct(out.last(), "->");
+        if !after_scope
+            && word(tokens.get(k), "std")
+            && punct(tokens.get(k + 1), "::")
+            && word(tokens.get(k + 2), "move")
+            && punct(tokens.get(k + 3), "(")
+        {
+            k += 3;
+            continue;
+        }
+        out.push(tokens[k].clone());
+        k += 1;
+    }
+    out
 }
 
 /// `tokens` with each statement `std::swap(a, b);` (at a statement start: after `;`, `{`, `}`,

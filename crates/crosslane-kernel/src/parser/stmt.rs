@@ -295,15 +295,23 @@ impl Parser<'_> {
         } else if self.is_punct("{") && self.ret_struct.is_some() {
             // `return {a, b};` in a function returning a struct.
             Some(self.brace_list()?)
-        } else if let Some(v) = self
-            .ret_val
-            .filter(|_| self.is_punct("{") && self.lambda.is_none())
-        {
-            // `return {};` / `return {a, b, c, d};` in a function returning a value
-            // type: copy-list-initialization of the return type ([stmt.return]/2),
-            // read as the functional cast `T{…}`.
+        } else if let Some(v) = self.ret_val.filter(|_| self.is_punct("{")) {
+            // `return {};` / `return {a, b, c, d};` in a function (or a lambda with
+            // `-> T`) returning a value type: copy-list-initialization of the return type
+            // ([stmt.return]/2), read as the functional cast `T{…}`.
             let name = crate::vector_types::cuda_name(v);
             Some(self.functional_cast(&name, v, span)?)
+        } else if self.is_punct("{") && self.lambda.is_some() {
+            // A lambda without `-> T` deduces its return type from the operand, and a
+            // braced list has none ([dcl.spec.auto.general]/4, [temp.deduct.call]/1).
+            let at = self.span();
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "`return {…};` in a lambda without a return type: a braced list gives the \
+                 lambda no type to deduce; write it after the parameters (`[…](…) -> float \
+                 { … }`) or return a typed value (`return float{};`)",
+            ));
         } else {
             Some(self.expr()?)
         };

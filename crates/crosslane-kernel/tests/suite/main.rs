@@ -92,6 +92,7 @@ mod kernel_recursive_templates;
 mod kernel_reinterp;
 mod kernel_replay;
 mod kernel_robustness;
+mod kernel_sample_forms;
 mod kernel_seeds;
 mod kernel_snapshots;
 mod kernel_struct_blocks;
