@@ -1,0 +1,160 @@
+//! Shapes the inference-library corpus (llama.cpp's softmax launcher, vLLM's GGUF mat-vec, the
+//! CUB check in llama.cpp's cumsum) met: a host struct value-initialized with `{}` whose
+//! members are set afterwards, a function pointer type whose parameters name a struct, a null
+//! pointer passed through a cast, and `#ifdef __has_include`. Kernels written here in those
+//! shapes; each expected value is derived by hand in the comment beside it.
+
+use crate::support::{floats, has, run_default};
+use crosslane_core::Level;
+
+#[test]
+fn value_initialized_host_struct_keeps_float_members_float() {
+    // `P p = {};` value-initializes every member ([dcl.init.aggr]/8, [dcl.init]/8): `scale` is
+    // the float 0.0f, and `p.scale = 0.5f;` stores 0.5 in it (a float member, not an int).
+    // out[i] = 0.5 * i + 3 for i in 0..8: 3, 3.5, 4, …, 6.5. `Q q{};` with `q.w = 2.5f` the
+    // same: out2[i] = 2.5 * i - 1.
+    let src = "\
+#include <cstdint>
+struct P { int64_t a; uint32_t b; int64_t c; float scale; float m0; };
+struct Q { int n; float w; };
+__global__ void k(float *out, float *out2, const P p, const Q q) {
+  out[threadIdx.x] = p.scale * threadIdx.x + p.c;
+  out2[threadIdx.x] = q.w * threadIdx.x + q.n;
+}
+int main() {
+  float *o, *o2;
+  cudaMalloc(&o, 8 * sizeof(float));
+  cudaMalloc(&o2, 8 * sizeof(float));
+  P p = {};
+  p.a = 1; p.b = 2; p.c = 3; p.scale = 0.5f;
+  Q q{};
+  q.n = -1; q.w = 2.5f;
+  k<<<1, 8>>>(o, o2, p, q);
+  return 0;
+}
+";
+    let t = run_default(src);
+    let want: Vec<Option<f64>> = (0..8).map(|i| Some(0.5 * f64::from(i) + 3.0)).collect();
+    assert_eq!(floats(&t, "out"), want);
+    let want2: Vec<Option<f64>> = (0..8).map(|i| Some(2.5 * f64::from(i) - 1.0)).collect();
+    assert_eq!(floats(&t, "out2"), want2);
+}
+
+#[test]
+fn aggregate_initializer_converts_to_each_member_type() {
+    // `Q q = {7};` gives n = 7 and value-initializes w to 0.0f; `q.w += 0.25f;` is then 0.25
+    // (float arithmetic), and `R r = {2.75f};` converts 2.75 to the int member: 2
+    // ([conv.fpint]/1 truncates). out[i] = 0.25 * i + 7 + 2.
+    let src = "\
+struct Q { int n; float w; };
+struct R { int m; };
+__global__ void k(float *out, Q q, R r) { out[threadIdx.x] = q.w * threadIdx.x + q.n + r.m; }
+int main() {
+  float *o;
+  cudaMalloc(&o, 4 * sizeof(float));
+  Q q = {7};
+  q.w += 0.25f;
+  R r = {(int)2.75f};
+  k<<<1, 4>>>(o, q, r);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(9.0), Some(9.25), Some(9.5), Some(9.75)]
+    );
+}
+
+#[test]
+fn function_pointer_type_with_struct_parameter_is_a_template_parameter_type() {
+    // `typedef float (*dot_t)(const void *, const Blk *, const int &);` names a struct in its
+    // parameters; `mv<dot_blk>` calls `dot_blk` directly ([temp.arg.nontype]/1). Each lane
+    // reads block `lane % 4`: d = 0.5 * (b + 1), q = {b, b + 1} (from the fill below), so
+    // dot = d * (q0 + q1) * k with k = lane / 4 + 1. Lane 5: b = 1, d = 1.0, q = {1, 2},
+    // k = 2: 6. Lane 0: 0.5 * (0 + 1) * 1 = 0.5.
+    let src = "\
+struct Blk { float d; int q[2]; };
+typedef float (*dot_t)(const void * __restrict__ vx, const Blk * __restrict__ b, const int & k);
+__device__ float dot_blk(const void * __restrict__ vx, const Blk * __restrict__ b, const int & k) {
+  return b->d * (b->q[0] + b->q[1]) * k;
+}
+template <int N, dot_t DOT>
+__global__ void mv(const Blk *blocks, float *out) {
+  const int k = threadIdx.x / N + 1;
+  out[threadIdx.x] = DOT(nullptr, &blocks[threadIdx.x % N], k);
+}
+int main() {
+  Blk h[4];
+  for (int b = 0; b < 4; b++) { h[b].d = 0.5f * (b + 1); h[b].q[0] = b; h[b].q[1] = b + 1; }
+  Blk *d; float *o;
+  cudaMalloc(&d, sizeof(h));
+  cudaMalloc(&o, 8 * sizeof(float));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  mv<4, dot_blk><<<1, 8>>>(d, o);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert!(
+        !has(&t, Level::Error, "unknown type"),
+        "{:?}",
+        t.diagnostics
+    );
+    // lanes 0..3, k = 1: 0.5*1, 1.0*3, 1.5*5, 2.0*7; lanes 4..7, k = 2: twice those.
+    let want = [0.5, 3.0, 7.5, 14.0, 1.0, 6.0, 15.0, 28.0].map(Some).to_vec();
+    assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn null_pointer_through_a_cast_in_a_launch_is_the_null_pointer() {
+    // `(const float *)nullptr` and `static_cast<float *>(NULL)` are null pointer values of
+    // those types ([expr.cast]/4, [expr.static.cast]/7, [conv.ptr]/1): `bias ? … : 0` takes
+    // 0 and `scale == nullptr` is true. out[i] = x[i] + 0 + 1 = i + 1.
+    let src = "\
+__global__ void k(const float *x, const float *bias, float *scale, float *out) {
+  const float b = bias ? bias[threadIdx.x] : 0.0f;
+  out[threadIdx.x] = x[threadIdx.x] + b + (scale == nullptr ? 1.0f : scale[0]);
+}
+int main() {
+  float hx[4] = {0, 1, 2, 3};
+  float *x, *out;
+  cudaMalloc(&x, sizeof(hx));
+  cudaMalloc(&out, sizeof(hx));
+  cudaMemcpy(x, hx, sizeof(hx), cudaMemcpyHostToDevice);
+  k<<<1, 4>>>(x, (const float *)nullptr, static_cast<float *>(NULL), out);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(1.0), Some(2.0), Some(3.0), Some(4.0)]
+    );
+}
+
+#[test]
+fn ifdef_has_include_is_taken() {
+    // GCC and Clang define `__has_include` for `#ifdef` (GCC manual, "__has_include": "can be
+    // used with #ifdef"), and `<cub/cub.cuh>` ships with the toolkit: HAVE is 1. The `#else`
+    // branch would give 0.
+    let src = "\
+#ifdef __has_include
+#  if __has_include(<cub/cub.cuh>)
+#    define HAVE 1
+#  else
+#    define HAVE 2
+#  endif
+#else
+#  define HAVE 0
+#endif
+#if defined(__has_builtin) && defined(__has_attribute)
+#  define BOTH 10
+#else
+#  define BOTH 0
+#endif
+__global__ void k(float *out) { out[threadIdx.x] = HAVE + BOTH; }
+";
+    let t = run_default(src);
+    assert_eq!(floats(&t, "out")[0], Some(11.0));
+}
