@@ -2,10 +2,16 @@
 //! CUB check in llama.cpp's cumsum) met: a host struct value-initialized with `{}` whose
 //! members are set afterwards, a function pointer type whose parameters name a struct, a null
 //! pointer passed through a cast, and `#ifdef __has_include`. Kernels written here in those
-//! shapes; each expected value is derived by hand in the comment beside it.
+//! shapes; each expected value is derived by hand in the comment beside it. Also vLLM's
+//! layernorm shapes: kernels overloaded by an `enable_if` return type whose condition is
+//! parenthesized and reads a class template's constant, chosen by `--entry`, a vector struct
+//! with `operator*=` for itself and for `float`, `std::is_pod_v`, and a header's qualified type
+//! as a template argument, refused by its name.
 
-use crate::support::{floats, has, run_default};
+use crate::support::{floats, has, launch, refused, run_default, run_finished};
+use crosslane_core::op::Dialect;
 use crosslane_core::Level;
+use crosslane_kernel::LaunchConfig;
 
 #[test]
 fn value_initialized_host_struct_keeps_float_members_float() {
@@ -102,7 +108,9 @@ int main() {
         t.diagnostics
     );
     // lanes 0..3, k = 1: 0.5*1, 1.0*3, 1.5*5, 2.0*7; lanes 4..7, k = 2: twice those.
-    let want = [0.5, 3.0, 7.5, 14.0, 1.0, 6.0, 15.0, 28.0].map(Some).to_vec();
+    let want = [0.5, 3.0, 7.5, 14.0, 1.0, 6.0, 15.0, 28.0]
+        .map(Some)
+        .to_vec();
     assert_eq!(floats(&t, "out"), want);
 }
 
@@ -157,4 +165,134 @@ __global__ void k(float *out) { out[threadIdx.x] = HAVE + BOTH; }
 ";
     let t = run_default(src);
     assert_eq!(floats(&t, "out")[0], Some(11.0));
+}
+
+/// A vLLM-shaped pair of kernels told apart by their return types' `enable_if` (a condition in
+/// parentheses reading `Conv<T>::exists`), a vector struct with two `operator*=`, and
+/// `static_assert(std::is_pod_v<Vec<T, W>>)`.
+const SFINAE_KERNELS: &str = "\
+#include <type_traits>
+template <typename T> struct Conv { static constexpr bool exists = false; };
+template <> struct Conv<float> { static constexpr bool exists = true; };
+template <typename T, int W>
+struct Vec {
+  T data[W];
+  __device__ Vec& operator*=(const Vec<T, W>& o) {
+    for (int i = 0; i < W; ++i) data[i] *= o.data[i];
+    return *this;
+  }
+  __device__ Vec& operator*=(const float s) {
+    for (int i = 0; i < W; ++i) data[i] = data[i] * s;
+    return *this;
+  }
+};
+template <typename T, int W>
+__global__ std::enable_if_t<(W > 0) && Conv<T>::exists>
+scale(T* out, const T* in) {
+  static_assert(std::is_pod_v<Vec<T, W>>);
+  const auto* in_v = reinterpret_cast<const Vec<T, W>*>(in);
+  auto* out_v = reinterpret_cast<Vec<T, W>*>(out);
+  Vec<T, W> v = in_v[threadIdx.x];
+  v *= 2.0f;
+  v *= v;
+  out_v[threadIdx.x] = v;
+}
+template <typename T, int W>
+__global__ std::enable_if_t<(W == 0) || !Conv<T>::exists>
+scale(T* out, const T* in) {
+  out[threadIdx.x] = -in[threadIdx.x];
+}
+";
+
+fn sfinae_run(entry: &str) -> crosslane_kernel::KernelTrace {
+    let config = LaunchConfig {
+        entry: Some(entry.into()),
+        ..launch(Dialect::Cuda, 4, &[("in", 8, "index"), ("out", 8, "zero")])
+    };
+    run_finished(SFINAE_KERNELS, config)
+}
+
+#[test]
+fn entry_chooses_the_kernel_whose_enable_if_return_type_holds() {
+    // `scale<float, 2>`: (2 > 0) && Conv<float>::exists is true, so the first kernel; lane L
+    // reads in[2L], in[2L+1] (= 2L, 2L+1), doubles them (`*= 2.0f`, the float overload; the
+    // struct overload cannot take a float) and squares them (`v *= v`): out[i] = (2i)^2.
+    let t = sfinae_run("scale<float, 2>");
+    let want: Vec<Option<f64>> = (0..8).map(|i| Some(f64::from(4 * i * i))).collect();
+    assert_eq!(floats(&t, "out"), want);
+    // `scale<float, 0>`: the second (W == 0): out[L] = -in[L] for the 4 lanes.
+    let t = sfinae_run("scale<float, 0>");
+    assert_eq!(
+        floats(&t, "out")[..4].to_vec(),
+        vec![Some(0.0), Some(-1.0), Some(-2.0), Some(-3.0)]
+    );
+}
+
+#[test]
+fn device_function_enable_if_return_type_with_parenthesized_condition() {
+    // f<float, 2>(1.5f): first (2 > 0 and Conv<float>::exists) = 3; f<float, 0>(1.0f): second
+    // = -1; f<int, 3>(2): Conv<int>::exists is false, second = -2. Sum 0.
+    let src = "\
+#include <type_traits>
+template <typename T> struct Conv { static constexpr bool exists = false; };
+template <> struct Conv<float> { static constexpr bool exists = true; };
+template <typename T, int W>
+__device__ std::enable_if_t<(W > 0) && Conv<T>::exists, T> f(T x) { return x * W; }
+template <typename T, int W>
+__device__ std::enable_if_t<(W == 0) || !Conv<T>::exists, T> f(T x) { return -x; }
+__global__ void k(float* out) { out[threadIdx.x] = f<float, 2>(1.5f) + f<float, 0>(1.0f) + (float)f<int, 3>(2); }
+";
+    let t = run_default(src);
+    assert_eq!(floats(&t, "out")[0], Some(0.0));
+}
+
+#[test]
+fn header_type_as_template_argument_is_refused_by_name() {
+    // `torch::headeronly::Half` comes from a header, which is not read: the refusal names it
+    // (it used to say "a template value argument must be a constant expression").
+    let src = "\
+#include <torch/headeronly/util/Half.h>
+template <typename T> struct Conv { static constexpr bool exists = false; };
+template <> struct Conv<torch::headeronly::Half> {
+  static constexpr bool exists = true;
+  using hip_type = __half;
+  __device__ static __forceinline__ float convert(hip_type x) { return __half2float(x); }
+};
+__global__ void k(float* out) { out[threadIdx.x] = Conv<float>::exists; }
+";
+    let msg = refused(src, LaunchConfig::default());
+    assert!(
+        msg.contains("`torch::headeronly::Half` is not declared"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn aligned_storage_shared_array_and_thrust_pair_tie() {
+    // PyTorch's shape: a shared `std::aligned_storage<sizeof(W), alignof(W)>::type` array
+    // viewed as `W*`, and a `thrust::pair` result unpacked by `thrust::tie`. Lane L stores
+    // {L, 2L} in slot L; lane L reads slot 31 - L and returns pair(a + 1, b * 2), tied to
+    // (x, y): out[L] = x * 100 + y = (32 - L) * 100 + 4 * (31 - L). Lane 0: 3200 + 124 = 3324.
+    let src = "\
+#include <type_traits>
+#include <thrust/pair.h>
+#include <thrust/tuple.h>
+struct W { float a; float b; };
+__device__ thrust::pair<float, float> bump(const W& w) { return thrust::make_pair(w.a + 1.0f, w.b * 2.0f); }
+__global__ void k(float* out) {
+  __shared__ typename std::aligned_storage<sizeof(W), alignof(W)>::type buf[32];
+  W* slots = reinterpret_cast<W*>(buf);
+  slots[threadIdx.x].a = threadIdx.x;
+  slots[threadIdx.x].b = 2.0f * threadIdx.x;
+  __syncthreads();
+  float x, y;
+  thrust::tie(x, y) = bump(slots[31 - threadIdx.x]);
+  out[threadIdx.x] = x * 100.0f + y;
+}
+";
+    let t = run_default(src);
+    let want: Vec<Option<f64>> = (0..32)
+        .map(|l| Some(f64::from((32 - l) * 100 + 4 * (31 - l))))
+        .collect();
+    assert_eq!(floats(&t, "out"), want);
 }
