@@ -1070,20 +1070,6 @@ impl Parser<'_> {
                 .map(TArg::Value))
         };
         self.take_back(&mut sub);
-        // A class instantiated while reading it (`Conv<float>`) came back with the classes;
-        // its static constants and member types (`Conv<float>::exists`) are kept with it, or a
-        // later read would find the class and miss them. Only class-scope names: the bound
-        // template parameters stay the sub-parser's.
-        for (k, v) in std::mem::take(&mut sub.consts) {
-            if k.contains("::") {
-                self.consts.entry(k).or_insert(v);
-            }
-        }
-        for (k, v) in std::mem::take(&mut sub.aliases) {
-            if k.contains("::") {
-                self.aliases.entry(k).or_insert(v);
-            }
-        }
         r
     }
 

@@ -39,9 +39,17 @@ fn at(at: &Token, tok: Tok) -> Token {
     Token { tok, ..at.clone() }
 }
 
-/// At `k` (`tie`, its `thrust::` already dropped): `tie(a, b) = e;` as the names' tokens, the
-/// expression's tokens and the position after the `;`.
-fn tie_at(tokens: &[Token], k: usize) -> Option<(Vec<Token>, Vec<Token>, Vec<Token>, usize)> {
+/// A `tie(a, b) = e;` statement: the two names' tokens, the expression's tokens and the
+/// position after the `;`.
+struct Tie {
+    first: Vec<Token>,
+    second: Vec<Token>,
+    value: Vec<Token>,
+    end: usize,
+}
+
+/// At `k` (`tie`, its `thrust::` already dropped): the `tie(a, b) = e;` statement there.
+fn tie_at(tokens: &[Token], k: usize) -> Option<Tie> {
     if word(tokens.get(k)) != Some("tie") || !punct(tokens.get(k + 1), "(") {
         return None;
     }
@@ -80,7 +88,12 @@ fn tie_at(tokens: &[Token], k: usize) -> Option<(Vec<Token>, Vec<Token>, Vec<Tok
     }
     let second = names.pop()?;
     let first = names.pop()?;
-    Some((first, second, tokens[from..e].to_vec(), e + 1))
+    Some(Tie {
+        first,
+        second,
+        value: tokens[from..e].to_vec(),
+        end: e + 1,
+    })
 }
 
 /// `tokens` with Thrust's pair declared and used as the module says, when the source names
@@ -122,7 +135,13 @@ pub(super) fn thrust_pair(tokens: Vec<Token>) -> Vec<Token> {
         if punct(out.last(), "::") {
             out.pop();
         }
-        if let Some((a, b, e, end)) = tie_at(&tokens, k + 2) {
+        if let Some(Tie {
+            first: a,
+            second: b,
+            value: e,
+            end,
+        }) = tie_at(&tokens, k + 2)
+        {
             let t = &tokens[k];
             let id = || at(t, Tok::Ident(TIED.to_string()));
             out.push(at(t, Tok::Punct("{")));
