@@ -296,3 +296,28 @@ __global__ void k(float* out) {
         .collect();
     assert_eq!(floats(&t, "out"), want);
 }
+
+#[test]
+fn kernel_template_launched_without_template_arguments_deduces_them() {
+    // `twice<<<1, 4>>>(d, 3)` with `template <typename T> __global__ void twice(T* d, int n)`:
+    // every template argument may be left out when the launch's arguments deduce it
+    // ([temp.arg.explicit]/4, [temp.deduct.call]/1): `float* d` gives T = float. Lanes 0-2
+    // write d[i] * 2 + 0.5 = 2.5, 4.5, 6.5; lane 3 is past n and leaves 4.
+    let src = "\
+template <typename T>
+__global__ void twice(T* d, int n) { if (threadIdx.x < n) d[threadIdx.x] = d[threadIdx.x] * 2 + (T)0.5; }
+int main() {
+  float h[4] = {1, 2, 3, 4};
+  float *d;
+  cudaMalloc(&d, sizeof(h));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  twice<<<1, 4>>>(d, 3);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(
+        floats(&t, "d"),
+        vec![Some(2.5), Some(4.5), Some(6.5), Some(4.0)]
+    );
+}
