@@ -321,3 +321,39 @@ int main() {
         vec![Some(2.5), Some(4.5), Some(6.5), Some(4.0)]
     );
 }
+
+#[test]
+fn host_loop_stores_make_half2_into_a_struct_array_member() {
+    // The GGUF test-driver shape: `h[b].ds = make_half2(0.1f * b, 1.0f / 3);` in a host loop
+    // fills the half2 member, each component rounded to half (CUDA Math API, make_half2).
+    // Python: h = lambda v: struct.unpack('e', struct.pack('e', v))[0]; with float inputs,
+    //   [h(f(0.1) * b) + h(f(1.0) / 3) for b in range(4)]
+    //   == [0.333251953125, 0.4332275390625, 0.533203125, 0.63330078125]
+    // and qs[1] = -b is added: 0.333251953125, -0.5667724609375, -1.466796875, -2.36669921875.
+    let src = "\
+#include <cuda_fp16.h>
+struct Q { half2 ds; signed char qs[2]; };
+__global__ void k(const Q* q, float* out) {
+  out[threadIdx.x] = __low2float(q[threadIdx.x].ds) + __high2float(q[threadIdx.x].ds) + q[threadIdx.x].qs[1];
+}
+int main() {
+  Q h[4];
+  for (int b = 0; b < 4; b++) { h[b].ds = make_half2(0.1f * b, 1.0f / 3); h[b].qs[0] = b; h[b].qs[1] = -b; }
+  Q* d; float* o;
+  cudaMalloc(&d, sizeof(h)); cudaMalloc(&o, 4 * sizeof(float));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  k<<<1, 4>>>(d, o);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![
+            Some(0.333_251_953_125),
+            Some(-0.566_772_460_937_5),
+            Some(-1.466_796_875),
+            Some(-2.366_699_218_75)
+        ]
+    );
+}
