@@ -638,10 +638,68 @@ pub fn null_pointer(
 }
 
 /// Whether host code passes a null pointer constant for a pointer parameter: `nullptr`, `NULL`
-/// or the literal `0` written as the argument (C++17 [conv.ptr]/1). A host variable is not
-/// followed: one set to `nullptr` is usually given memory (`cudaMalloc(&d, …)`) before the launch.
+/// or the literal `0` written as the argument (C++17 [conv.ptr]/1), also converted to a pointer
+/// type first (`(const float *)nullptr`, `static_cast<float*>(NULL)`: [expr.cast]/4 and
+/// [expr.static.cast]/7 convert a null pointer constant to that type's null pointer value,
+/// [conv.ptr]/1). A host variable is not followed: one set to `nullptr` is usually given memory
+/// (`cudaMalloc(&d, …)`) before the launch.
 fn is_null_constant(a: &super::ast::HostArg) -> bool {
-    matches!(a.text.trim(), "nullptr" | "NULL" | "0" | "__null")
+    is_null_text(&a.text)
+}
+
+/// [`is_null_constant`] on an argument's text.
+fn is_null_text(text: &str) -> bool {
+    let mut t = text.trim();
+    // Each step removes one cast or one pair of parentheses, so the text shrinks every time.
+    loop {
+        if matches!(t, "nullptr" | "NULL" | "0" | "__null") {
+            return true;
+        }
+        // `static_cast<T*>(X)` / `reinterpret_cast<T*>(X)`: X.
+        if let Some(rest) = ["static_cast<", "reinterpret_cast<"]
+            .iter()
+            .find_map(|c| t.strip_prefix(c))
+        {
+            let Some(close) = rest.find(">(") else {
+                return false;
+            };
+            let Some(inner) = rest[close + 2..].strip_suffix(')') else {
+                return false;
+            };
+            t = inner.trim();
+            continue;
+        }
+        // `(T*)X` (a C-style cast to a pointer type) or `(X)`.
+        let Some(rest) = t.strip_prefix('(') else {
+            return false;
+        };
+        let mut depth = 1usize;
+        let mut close = None;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else {
+            return false;
+        };
+        let (inside, after) = (rest[..close].trim(), rest[close + 1..].trim());
+        t = if after.is_empty() {
+            inside
+        } else if inside.ends_with('*') {
+            after
+        } else {
+            return false;
+        };
+    }
 }
 
 /// Gives each parameter of the entry `f` that neither the user nor the launch in host code set

@@ -23,6 +23,7 @@ use crate::ast::*;
 use crate::lexer::Tok;
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
+use crosslane_core::result::Level;
 
 /// The call that stands for a function's address (`twice`, `&twice` where a value is read):
 /// one argument, the function's name as a string; [`lower_program`] replaces it by the id.
@@ -219,7 +220,14 @@ impl Parser<'_> {
             Ok(Some(FnSig { ret, params }))
         })();
         self.pos = save;
-        let sig = sig.ok().flatten();
+        // A parameter of a type that is no value type (`const block_q8_1 *`, a struct the
+        // source defines: ggml's `vec_dot_q_cuda_t`) gives no signature here and no error: the
+        // alias is still a function pointer type, which a template parameter may have (each
+        // instance calls its argument directly, `fn_ptr.rs`).
+        let sig = sig
+            .ok()
+            .flatten()
+            .filter(|_| !self.diags[diags..].iter().any(|d| d.level == Level::Error));
         if sig.is_none() {
             self.diags.truncate(diags);
             self.suggestions = suggestions;

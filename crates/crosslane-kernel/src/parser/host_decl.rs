@@ -671,10 +671,17 @@ impl Parser<'_> {
                 }
                 continue;
             }
-            if !matches!(f.ty, super::structs::FieldTy::Val(v) if v.lanes <= 1) {
+            let super::structs::FieldTy::Val(v) = f.ty else {
+                continue;
+            };
+            if v.lanes > 1 {
                 continue;
             }
             let key = format!("{name}.{}", f.name);
+            // Each member is initialized as a variable of its own type is ([dcl.init.aggr]/4.2:
+            // copy-initialized from its part of the list; /8: a member the list leaves out is
+            // value-initialized, a `float`'s zero being `0.0f`), so a later `p.scale = 0.5f;`
+            // keeps the member's type, not the literal `0`'s.
             let value = match parts.as_ref().map(|p| p.get(n)) {
                 Some(Some(&(a, b))) => self.host_value(st, a, b),
                 // Left out of the list: its default member initializer, else 0.
@@ -687,10 +694,10 @@ impl Parser<'_> {
                     .as_ref()
                     .and_then(|e| super::const_eval::const_eval(e, &env)),
             };
-            match value {
-                Some(v) => {
+            match value.and_then(|x| x.convert(v.scalar)) {
+                Some(x) => {
                     st.unknown.remove(&key);
-                    st.env.insert(key, v);
+                    st.env.insert(key, x);
                 }
                 None => {
                     st.env.remove(&key);

@@ -82,6 +82,11 @@ pub(super) fn vector_make(name: &str) -> bool {
                 "ulong",
                 "longlong",
                 "ulonglong",
+                // `make_half2(x, y)` (CUDA Math API, Half Precision Conversion and Data
+                // Movement: "Vector function, combines two half numbers into one half2") and
+                // `make_bfloat162`: the components rounded where the half2 cells are written.
+                "half",
+                "bfloat16",
             ]
             .iter()
             .any(|b| t.len() == b.len() + 1 && t.starts_with(b))

@@ -40,6 +40,29 @@ impl Parser<'_> {
     ) -> Option<(String, usize)> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        // `k<<<g, b>>>(src, dst, n)` of a kernel template: every parameter deduced from the
+        // launch's arguments ([temp.arg.explicit]/4: all may be omitted when all deduce),
+        // llama.cpp's `cumsum_kernel<<<…>>>(src, dst, …)` inside `cumsum_cuda<T>`.
+        if let (Some(Tok::Ident(name)), Some(Tok::Punct("<<")), Some(Tok::Punct("<"))) =
+            (tok(k), tok(k + 1), tok(k + 2))
+        {
+            if !self.templates.contains_key(name) {
+                return None;
+            }
+            let name = name.clone();
+            let span = Span {
+                line: toks[k].line,
+                col: toks[k].col,
+            };
+            let ranges = self.launch_arg_ranges(k + 1, close, launch);
+            return match self.instantiate_launch(st, &name, Vec::new(), &ranges, span) {
+                Ok(m) => Some((m, k + 1)),
+                Err(e) => {
+                    self.warn_unread_launch(k, close, &name, Some(e));
+                    None
+                }
+            };
+        }
         let (Some(Tok::Ident(name)), Some(Tok::Punct("<"))) = (tok(k), tok(k + 1)) else {
             return None;
         };

@@ -26,6 +26,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod alias_templates;
+mod aligned_storage;
 mod amdgcn_ballot;
 pub(crate) mod amdgcn_ids;
 mod amdgcn_int;
@@ -150,6 +151,7 @@ mod symbol_range;
 mod sync_vote;
 mod targs;
 mod templates;
+mod thrust_pair;
 mod type_traits;
 mod types;
 mod unsupported;
@@ -286,7 +288,9 @@ pub fn parse_preprocessed(
         struct_aligns.insert(name, merged);
     }
     let tokens = attributes::strip_attributes(tokens);
-    let tokens = file_shared::scope_file_shared(file_shared::hoist_shared(tokens));
+    let tokens = file_shared::scope_file_shared(thrust_pair::thrust_pair(
+        aligned_storage::aligned_storage(file_shared::hoist_shared(tokens)),
+    ));
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
@@ -660,6 +664,10 @@ struct Parser<'a> {
     fn_ptr_types: std::collections::HashSet<String>,
     /// Signatures of the function pointer aliases whose types parse, by alias ([`fn_ptr_run`]).
     fn_ptr_sigs: HashMap<String, fn_ptr_run::FnSig>,
+    /// Choosing the instance `--entry` names (`k<float, 8>`), which no call gives arguments:
+    /// overloads are told apart by their template arguments alone (an `enable_if` in the
+    /// return type), not by a count or types of call arguments.
+    entry_call: bool,
     /// Function pointer variables, parameters and tables, by name ([`fn_ptr_run`]).
     fn_ptr_vars: HashMap<String, fn_ptr_run::FnSig>,
     /// File-scope tables of function pointers (`__device__ op_t table[] = {…};`).
@@ -832,6 +840,7 @@ impl<'a> Parser<'a> {
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),
             fn_ptr_sigs: HashMap::new(),
+            entry_call: false,
             fn_ptr_vars: HashMap::new(),
             fn_ptr_tables: std::collections::HashSet::new(),
             global_vars: std::collections::HashSet::new(),

@@ -294,6 +294,21 @@ fn better(a: &Candidate, ca: &[Ics], b: &Candidate, cb: &[Ics]) -> bool {
     if orders.contains(&Less) {
         return true;
     }
+    // A parameter type not read here (`const _f16Vec<scalar_t, width>&` of a class template's
+    // member, [`Ics::Unknown`]) against an exact match of the same argument: the exact match
+    // is the one known to be viable, the other may take no conversion at all (a struct from a
+    // `float`), so the exact match is chosen (vLLM's `_f16Vec::operator*=(float)` beside
+    // `operator*=(const _f16Vec&)`). An argument of unknown type is unknown for both.
+    let exact = |x: &Ics| matches!(x, Ics::Rank(Rank::Exact | Rank::ExactConst));
+    let unknown = |x: &Ics| matches!(x, Ics::Unknown);
+    let a_known = ca.iter().zip(cb).any(|(x, y)| exact(x) && unknown(y));
+    let b_known = ca.iter().zip(cb).any(|(x, y)| unknown(x) && exact(y));
+    if a_known && !b_known {
+        return true;
+    }
+    if b_known && !a_known {
+        return false;
+    }
     if !a.template && b.template {
         return true;
     }
@@ -848,7 +863,7 @@ impl Parser<'_> {
     ) -> PResult<Candidate> {
         let mut viable: Vec<(Candidate, Vec<Ics>)> = Vec::new();
         for c in cands {
-            if c.variadic {
+            if c.variadic || self.entry_call {
                 viable.push((c, vec![Ics::Unknown; types.len()]));
                 continue;
             }

@@ -352,6 +352,25 @@ impl Parser<'_> {
                         .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
                 }
+                // A parenthesized part of the return type's template arguments
+                // (`std::enable_if_t<(width > 0) && C<T>::exists> f(…)`, vLLM's
+                // `fused_add_rms_norm_kernel`): after `<`, `,` or an operator, not a name.
+                Tok::Punct("(")
+                    if paren_open.is_none()
+                        && matches!(
+                            k.checked_sub(1).map(|j| &self.toks[j].tok),
+                            Some(Tok::Punct(p)) if !matches!(*p, ">" | ")" | "]" | "::")
+                        )
+                        // `operator+(…)`: the operator's parameters.
+                        && !matches!(
+                            k.checked_sub(2).map(|j| &self.toks[j].tok),
+                            Some(Tok::Ident(w)) if w == "operator"
+                        ) =>
+                {
+                    k = self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
                 Tok::Punct("(") if paren_open.is_none() => {
                     paren_open = Some(k);
                     if let Some(Tok::Ident(n)) = k.checked_sub(1).map(|j| &self.toks[j].tok) {
@@ -587,13 +606,21 @@ impl Parser<'_> {
                 )),
             };
         }
+        // A qualified name the source does not declare (`thrust::pair<T, T>`,
+        // `torch::headeronly::Half`): a header's type, named in the refusal.
+        let unknown = self.undeclared_qualified_name();
         // `>` ends the list ([temp.names]/3); `==`, `&&` and the rest are read.
         let no_gt = std::mem::replace(&mut self.no_gt, true);
         let e = self.binary(1);
         self.no_gt = no_gt;
-        let e = e?;
-        let v = self.fold_int(&e).ok_or_else(|| {
-            KernelError::new(
+        let e = match (e, &unknown) {
+            (Ok(e), _) => e,
+            (Err(_), Some(n)) => return Err(undeclared_targ(at, n)),
+            (Err(err), None) => return Err(err),
+        };
+        let v = self.fold_int(&e).ok_or_else(|| match &unknown {
+            Some(n) => undeclared_targ(at, n),
+            None => KernelError::new(
                 at.line,
                 at.col,
                 format!(
@@ -602,9 +629,48 @@ impl Parser<'_> {
                      function calls, `sizeof`, arithmetic){}",
                     self.fold_limit_note()
                 ),
-            )
+            ),
         })?;
         Ok(super::targs::value_arg(v, self.expr_type(&e)))
+    }
+
+    /// The qualified name at the position (`thrust::pair`, `torch::headeronly::Half`) when it
+    /// has a `::` and names nothing the source declares (no struct, class template, alias,
+    /// variable, function or enumerator of that full name or of its last part): a name from
+    /// a header crosslane does not read. The position is kept.
+    fn undeclared_qualified_name(&self) -> Option<String> {
+        let mut k = 0;
+        let mut parts = Vec::new();
+        while let Tok::Ident(w) = self.peek(k) {
+            parts.push(w.clone());
+            if !matches!(self.peek(k + 1), Tok::Punct("::")) {
+                break;
+            }
+            k += 2;
+        }
+        // The namespaces whose names crosslane knows without their headers.
+        const KNOWN_NS: &[&str] = &[
+            "std",
+            "cub",
+            "hipcub",
+            "cuda",
+            "cooperative_groups",
+            "nvcuda",
+        ];
+        if parts.len() < 2 || KNOWN_NS.contains(&parts[0].as_str()) {
+            return None;
+        }
+        let full = parts.join("::");
+        let last = parts.last()?;
+        let known = |n: &str| {
+            self.structs.contains_key(n)
+                || self.class_templates.contains_key(n)
+                || self.aliases.contains_key(n)
+                || self.templates.contains_key(n)
+                || self.fn_types.contains_key(n)
+                || self.var_type(n).is_some()
+        };
+        (!known(&full) && !known(last)).then_some(full)
     }
 
     /// Closes a template argument list: a `>`, or the first half of a `>>` whose second
@@ -635,7 +701,10 @@ impl Parser<'_> {
     ) -> PResult<String> {
         // An overload set: the best of the templates substitution leaves and the
         // non-template functions of the name ([`super::sfinae`], [`super::overload`]).
-        if let Some((key, template)) = self.choose_overload(name, &given, args, at)? {
+        let chosen = self.choose_overload(name, &given, args, at);
+        // `--entry`'s choice is made: what this instance calls is chosen by its calls.
+        self.entry_call = false;
+        if let Some((key, template)) = chosen? {
             if !template {
                 return Ok(key);
             }
@@ -980,22 +1049,28 @@ impl Parser<'_> {
                 _ => sub.pos = 0,
             }
         }
+        // The source's classes are lent for the rest too: a condition may read a class
+        // template's constant (`std::enable_if_t<(W > 0) && Conv<T>::exists>`, vLLM's
+        // `_typeConvert<scalar_t>::exists`).
+        self.lend(&mut sub);
         let r = if is_type {
             match sub.base_type() {
-                Ok(Ty::Val(v)) => Some(TArg::Type(v)),
-                Ok(Ty::Void) => Some(TArg::Void),
-                Ok(_) => None,
+                Ok(Ty::Val(v)) => Ok(Some(TArg::Type(v))),
+                Ok(Ty::Void) => Ok(Some(TArg::Void)),
+                Ok(_) => Ok(None),
                 // A trait that names no type is the error to report.
-                Err(e) if e.message.contains("std::") => return Err(e),
-                Err(_) => None,
+                Err(e) if e.message.contains("std::") => Err(e),
+                Err(_) => Ok(None),
             }
         } else {
-            sub.expr()
+            Ok(sub
+                .expr()
                 .ok()
                 .and_then(|e| sub.fold_int(&e))
-                .map(TArg::Value)
+                .map(TArg::Value))
         };
-        Ok(r)
+        self.take_back(&mut sub);
+        r
     }
 
     /// Parses one instantiation (mangled name, template name, arguments).
@@ -1211,7 +1286,10 @@ impl Parser<'_> {
         if !matches!(sub.peek(0), Tok::Eof) {
             return Err(bad("expected NAME<ARGS> and nothing after".into()));
         }
-        self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 })
+        let entry_call = std::mem::replace(&mut self.entry_call, true);
+        let r = self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 });
+        self.entry_call = entry_call;
+        r
     }
 }
 
@@ -1491,4 +1569,18 @@ impl Parser<'_> {
         self.pos = end + 1;
         Ok(())
     }
+}
+
+/// The refusal of a template argument that names `name`, a qualified name the source does not
+/// declare: headers are not read, so their types are unknown here.
+fn undeclared_targ(at: Span, name: &str) -> KernelError {
+    KernelError::new(
+        at.line,
+        at.col,
+        format!(
+            "`{name}` is not declared in this file: a type or constant from a header, which \
+             crosslane does not read (it reads this one file); declare it in the source (a \
+             struct of the same members) or write the type it stands for"
+        ),
+    )
 }

@@ -28,6 +28,10 @@ const VALUE_TRAITS: &[&str] = &[
     "is_arithmetic",
     "is_signed",
     "is_unsigned",
+    "is_pod",
+    "is_trivial",
+    "is_trivially_copyable",
+    "is_standard_layout",
 ];
 
 /// The type traits that name their (first) argument's type unchanged here.
@@ -112,6 +116,30 @@ impl Parser<'_> {
             }
         }
         let trait_name = base.unwrap_or(&name);
+        // The layout traits ([meta.unary.prop]): a scalar, a vector type, `__half` and a struct
+        // of the source (no virtual functions or bases here, one access for all members) are
+        // trivially copyable and standard-layout; a struct with a user-provided constructor is
+        // not trivial, so not POD (vLLM's `static_assert(std::is_pod_v<_f16Vec<T, W>>)`).
+        if matches!(
+            trait_name,
+            "is_pod" | "is_trivial" | "is_trivially_copyable" | "is_standard_layout"
+        ) {
+            let v = match args.as_slice() {
+                [TArg::Void] => false,
+                [TArg::Struct(st)] if matches!(trait_name, "is_pod" | "is_trivial") => {
+                    self.structs.get(st).is_none_or(|d| d.ctors.is_empty())
+                }
+                [TArg::Type(_) | TArg::Struct(_)] => true,
+                _ => {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`std::{name}` takes 1 type argument(s)"),
+                    ))
+                }
+            };
+            return Ok(Expr::new(ExprKind::Bool(v), span));
+        }
         let v = trait_of(trait_name, &args).ok_or_else(|| {
             KernelError::new(
                 span.line,

@@ -569,8 +569,21 @@ fn diag(line: u32, col: u32, level: Level, message: String) -> KernelDiagnostic 
 }
 
 /// Names defined without a `#define`: `__LINE__` and `__FILE__` (\[cpp.predefined\]/1).
+/// Also the feature-test operators both host compilers define for `#ifdef` and `defined`
+/// (GCC manual, "__has_include", "__has_builtin", "__has_attribute", "__has_cpp_attribute":
+/// each "can be used with #ifdef"; Clang, "Feature Checking Macros"), so `#ifdef __has_include`
+/// guards as it does under nvcc and hipcc; their values are [`HAS_ZERO`]'s.
 fn builtin_name(name: &str) -> bool {
-    matches!(name, "__LINE__" | "__FILE__")
+    matches!(
+        name,
+        "__LINE__"
+            | "__FILE__"
+            | "__has_include"
+            | "__has_include_next"
+            | "__has_builtin"
+            | "__has_attribute"
+            | "__has_cpp_attribute"
+    )
 }
 
 /// The one identifier `#ifdef`, `#ifndef` and `#undef` take.

@@ -67,6 +67,7 @@ mod kernel_host_programs;
 mod kernel_host_state;
 mod kernel_host_types;
 mod kernel_inference;
+mod kernel_inference_shapes;
 mod kernel_its_sync;
 mod kernel_launch_deduce;
 mod kernel_launch_gaps;

@@ -612,5 +612,20 @@ impl Parser<'_> {
         self.closure_dims = std::mem::take(&mut sub.closure_dims);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
+        // A class instantiated by the sub-parser (`Conv<float>`, first named in a return
+        // type's `enable_if`) came back with the classes; its static constants and member
+        // types (`Conv<float>::exists`) come with it, or a later read finds the class and
+        // misses them. Only class-scope names: the sub-parser's bound template parameters
+        // stay its own.
+        for (k, v) in &sub.consts {
+            if k.contains("::") && !self.consts.contains_key(k) {
+                self.consts.insert(k.clone(), v.clone());
+            }
+        }
+        for (k, v) in &sub.aliases {
+            if k.contains("::") && !self.aliases.contains_key(k) {
+                self.aliases.insert(k.clone(), *v);
+            }
+        }
     }
 }

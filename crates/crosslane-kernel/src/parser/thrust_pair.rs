@@ -1,0 +1,168 @@
+//! `thrust::pair`, `thrust::make_pair` and `thrust::tie(a, b) = p;` (Thrust API, "Pair" and
+//! "Tuple"; the same as `std::pair` [pairs.pair] and `std::tie` [tuple.creation]/5), as
+//! PyTorch's reductions return a `thrust::pair<T_ACC, T_ACC>` from `WelfordOps::project` and
+//! unpack it with `thrust::tie(m2, m1) = welford_op.project(val);`.
+//!
+//! A token pass after preprocessing, as [`super::std_constants`] is: where a source names them
+//! (and declares no `pair` of its own), `thrust::` is dropped before them, a `pair` class
+//! template (members `first`, `second`, the default and two-value constructors) and
+//! `make_pair` are declared before the source, and each statement `thrust::tie(a, b) = e;` is
+//! written `{ auto t = e; a = t.first; b = t.second; }`: `tie` makes a pair of references to
+//! `a` and `b`, and assigning a pair to it assigns each member ([tuple.assign]/2).
+
+use super::std_constants::{first_naming, word};
+use crate::lexer::{Tok, Token};
+
+const NAMES: [&str; 3] = ["pair", "make_pair", "tie"];
+
+const PRELUDE: &str = "\
+template <typename T1, typename T2> struct pair {
+  T1 first;
+  T2 second;
+  __host__ __device__ pair() {}
+  __host__ __device__ pair(const T1& a, const T2& b) : first(a), second(b) {}
+};
+template <typename T1, typename T2>
+__host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b) { return pair<T1, T2>(a, b); }
+";
+
+/// The name of the temporary a `tie` assignment unpacks (reserved: two underscores).
+const TIED: &str = "__crosslane_tied";
+
+/// Whether `t` is the punctuation `p`.
+fn punct(t: Option<&Token>, p: &str) -> bool {
+    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
+}
+
+/// A token spelling `tok` at `at`'s position (so a message about it points at the source).
+fn at(at: &Token, tok: Tok) -> Token {
+    Token { tok, ..at.clone() }
+}
+
+/// A `tie(a, b) = e;` statement: the two names' tokens, the expression's tokens and the
+/// position after the `;`.
+struct Tie {
+    first: Vec<Token>,
+    second: Vec<Token>,
+    value: Vec<Token>,
+    end: usize,
+}
+
+/// At `k` (`tie`, its `thrust::` already dropped): the `tie(a, b) = e;` statement there.
+fn tie_at(tokens: &[Token], k: usize) -> Option<Tie> {
+    if word(tokens.get(k)) != Some("tie") || !punct(tokens.get(k + 1), "(") {
+        return None;
+    }
+    // The two names: identifiers (members `s.x` too), split at the one top-level comma.
+    let mut j = k + 2;
+    let mut names: Vec<Vec<Token>> = vec![Vec::new()];
+    loop {
+        match tokens.get(j).map(|t| &t.tok) {
+            Some(Tok::Punct(")")) => break,
+            Some(Tok::Punct(",")) => names.push(Vec::new()),
+            Some(Tok::Ident(_) | Tok::Punct("." | "->")) => {
+                names.last_mut()?.push(tokens[j].clone())
+            }
+            _ => return None,
+        }
+        j += 1;
+    }
+    if names.len() != 2 || names.iter().any(Vec::is_empty) || !punct(tokens.get(j + 1), "=") {
+        return None;
+    }
+    let from = j + 2;
+    let mut depth = 0usize;
+    let mut e = from;
+    loop {
+        match tokens.get(e).map(|t| &t.tok) {
+            Some(Tok::Punct("(" | "[" | "{")) => depth += 1,
+            Some(Tok::Punct(")" | "]" | "}")) => depth = depth.checked_sub(1)?,
+            Some(Tok::Punct(";")) if depth == 0 => break,
+            None | Some(Tok::Eof) => return None,
+            _ => {}
+        }
+        e += 1;
+    }
+    if e == from {
+        return None;
+    }
+    let second = names.pop()?;
+    let first = names.pop()?;
+    Some(Tie {
+        first,
+        second,
+        value: tokens[from..e].to_vec(),
+        end: e + 1,
+    })
+}
+
+/// `tokens` with Thrust's pair declared and used as the module says, when the source names
+/// `thrust::pair`, `thrust::make_pair` or `thrust::tie` and declares no `pair`; else unchanged.
+pub(super) fn thrust_pair(tokens: Vec<Token>) -> Vec<Token> {
+    let named = tokens.windows(3).any(|w| {
+        word(w.first()) == Some("thrust")
+            && punct(w.get(1), "::")
+            && word(w.get(2)).is_some_and(|n| NAMES.contains(&n))
+    });
+    let defines_own = tokens.windows(2).any(|w| {
+        matches!(word(w.first()), Some("struct" | "class")) && word(w.get(1)) == Some("pair")
+    });
+    if !named || defines_own {
+        return tokens;
+    }
+    let Some(first) = first_naming(&tokens, &["thrust"]) else {
+        return tokens;
+    };
+    let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
+        return tokens;
+    };
+    let mut out: Vec<Token> = lexed
+        .tokens
+        .into_iter()
+        .filter(|t| !matches!(t.tok, Tok::Eof))
+        .map(|t| at(&first, t.tok))
+        .collect();
+    let mut k = 0;
+    while k < tokens.len() {
+        let thrust = word(tokens.get(k)) == Some("thrust")
+            && punct(tokens.get(k + 1), "::")
+            && word(tokens.get(k + 2)).is_some_and(|n| NAMES.contains(&n));
+        if !thrust {
+            out.push(tokens[k].clone());
+            k += 1;
+            continue;
+        }
+        if punct(out.last(), "::") {
+            out.pop();
+        }
+        if let Some(Tie {
+            first: a,
+            second: b,
+            value: e,
+            end,
+        }) = tie_at(&tokens, k + 2)
+        {
+            let t = &tokens[k];
+            let id = || at(t, Tok::Ident(TIED.to_string()));
+            out.push(at(t, Tok::Punct("{")));
+            out.push(at(t, Tok::Ident("auto".to_string())));
+            out.push(id());
+            out.push(at(t, Tok::Punct("=")));
+            out.extend(e);
+            out.push(at(t, Tok::Punct(";")));
+            for (name, member) in [(a, "first"), (b, "second")] {
+                out.extend(name);
+                out.push(at(t, Tok::Punct("=")));
+                out.push(id());
+                out.push(at(t, Tok::Punct(".")));
+                out.push(at(t, Tok::Ident(member.to_string())));
+                out.push(at(t, Tok::Punct(";")));
+            }
+            out.push(at(t, Tok::Punct("}")));
+            k = end;
+            continue;
+        }
+        k += 2;
+    }
+    out
+}
