@@ -141,6 +141,12 @@ impl Parser<'_> {
                     | "__lanemask_lt" | "__lanemask_le" | "__lanemask_gt" | "__lanemask_ge"
                     | "__lanemask_eq" => Some(mask),
                     "__ballot" => Some(s(Scalar::U64)),
+                    // A coalesced group's `ballot` / `match_any` by rank and its tiles' member
+                    // masks (`parser::cg_lower`): the group mask's type — CUDA's
+                    // `coalesced_group::ballot` is `unsigned int` (CUDA C++ Programming Guide,
+                    // Cooperative Groups, coalesced_group), HIP's `unsigned long long`
+                    // (HIP cooperative groups reference, coalesced_group).
+                    "__cg_pack" | "__cg_tile_of" | "__cg_side" => Some(mask),
                     "__any_sync" | "__all_sync" | "__any" | "__all" | "__popc" | "__popcll"
                     | "__clz" | "__clzll" | "__ffs" | "__ffsll" => Some(s(Scalar::I32)),
                     n if n.starts_with("__builtin_popcount")
