@@ -601,7 +601,11 @@ impl Parser<'_> {
         if let Some(s) = self.struct_of(e) {
             return (AType::Struct(s), zero);
         }
-        if self.is_pointer_expr(e) {
+        // A reference parameter to one value (`T& output`) is kept as a pointer but names the
+        // value ([dcl.ref]/1, [expr.type]/1: an expression of reference type is adjusted to
+        // the referred type), so `f(output)` passes a `T` lvalue.
+        let value_ref = matches!(&e.kind, ExprKind::Ident(n) if self.value_refs.contains(n));
+        if self.is_pointer_expr(e) && !value_ref {
             return (AType::Ptr(self.pointee_type(e)), zero);
         }
         match &e.kind {

@@ -94,3 +94,98 @@ fn auto_takes_the_value_of_a_group_member_call() {
         assert_eq!(even_bits, if lanes == 64 { 0x5555_5555 } else { 0x5555 });
     }
 }
+
+/// Member function templates of one name chosen per call as C++17 [over.match] chooses:
+/// by arity (`reduce(T, T&, F)` beside `reduce(T, T&, unsigned, F)`), by a tag type
+/// (`impl(…, std::false_type)` / `impl(…, std::true_type)`, selected by an
+/// `std::integral_constant<bool, (N < 64)>{}`), and by an `enable_if` return type on an
+/// explicit `bool` argument — rocPRIM's warp-reduce class shapes. A reference parameter
+/// (`T& out`) passed on binds as the value it names.
+const MEMBER_OVERLOADS: &str = "\
+#include <type_traits>
+struct Add { template <class T> __device__ T operator()(const T& a, const T& b) const { return a + b; } };
+template <class T, unsigned N>
+struct Red {
+  template <class F> __device__ void impl(T in, T& out, F f, std::false_type) { out = f(in, (T)1000); }
+  template <class F> __device__ void impl(T in, T& out, F f, std::true_type) { out = f(in, (T)2000); }
+  template <class F> __device__ void reduce(T in, T& out, F f) {
+    impl(in, out, f, std::integral_constant<bool, (N < 64)>{});
+  }
+  template <class F> __device__ void reduce(T in, T& out, unsigned valid, F f) {
+    out = f(in, (T)valid);
+    finish<(N > 8)>(out);
+  }
+  template <bool B> __device__ typename std::enable_if<B>::type finish(T& out) { out += 1; }
+  template <bool B> __device__ typename std::enable_if<!B>::type finish(T& out) { out += 3; }
+};
+__global__ void k(int* out) {
+  int v = threadIdx.x;
+  Red<int, 64> wide;
+  Red<int, 8> narrow;
+  int a, b, c, d;
+  wide.reduce(v, a, Add());
+  narrow.reduce(v, b, Add());
+  wide.reduce(v, c, 5u, Add());
+  narrow.reduce(v, d, 7u, Add());
+  out[4 * v] = a;
+  out[4 * v + 1] = b;
+  out[4 * v + 2] = c;
+  out[4 * v + 3] = d;
+}";
+
+#[test]
+fn member_templates_of_one_name_are_an_overload_set() {
+    // Red<int, 64>: 64 < 64 is false → the false_type overload adds 1000; Red<int, 8> adds
+    // 2000. The four-argument reduce adds `valid`, then finish<N > 8>: +1 for 64, +3 for 8.
+    let out = run_ints(MEMBER_OVERLOADS, Dialect::Hip, 64, 4, 16);
+    for v in 0..4i128 {
+        let k = (4 * v) as usize;
+        assert_eq!(out[k], Some(v + 1000), "tag false_type, thread {v}");
+        assert_eq!(out[k + 1], Some(v + 2000), "tag true_type, thread {v}");
+        assert_eq!(
+            out[k + 2],
+            Some(v + 5 + 1),
+            "arity 4, enable_if<true>, thread {v}"
+        );
+        assert_eq!(
+            out[k + 3],
+            Some(v + 7 + 3),
+            "arity 4, enable_if<false>, thread {v}"
+        );
+    }
+}
+
+/// A user template named `bit_cast` (rocPRIM's `detail::bit_cast`) is the source's function,
+/// not `std::bit_cast`; `std::is_trivially_copyable` answers for scalars and plain structs.
+const USER_BIT_CAST: &str = "\
+#include <type_traits>
+namespace lib { namespace detail {
+template <class To, class From> __device__ To bit_cast(const From& f) {
+  To t;
+  __builtin_memcpy(&t, &f, sizeof(To));
+  return t;
+}
+template <class T>
+__device__ typename std::enable_if<std::is_trivially_copyable<T>::value, T>::type words_plus_one(const T& x) {
+  constexpr int n = (sizeof(T) + sizeof(int) - 1) / sizeof(int);
+  struct V { int w[n]; };
+  auto a = ::lib::detail::bit_cast<V>(x);
+  for (int i = 0; i < n; i++) a.w[i] += 1;
+  return ::lib::detail::bit_cast<T>(a);
+}
+} }
+struct P { int a; int b; };
+__global__ void k(long long* out) {
+  int v = threadIdx.x;
+  out[v] = lib::detail::words_plus_one(v);
+  out[4 + v] = std::is_trivially_copyable<P>::value + 2 * std::is_trivially_copyable<float>::value;
+}";
+
+#[test]
+fn a_user_bit_cast_template_is_called_and_trivially_copyable_answers() {
+    let out = run_ints(USER_BIT_CAST, Dialect::Hip, 64, 4, 8);
+    for v in 0..4usize {
+        assert_eq!(out[v], Some(v as i128 + 1), "thread {v}");
+        assert_eq!(out[4 + v], Some(3), "traits, thread {v}");
+    }
+}
