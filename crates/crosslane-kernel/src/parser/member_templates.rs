@@ -45,10 +45,26 @@ impl Parser<'_> {
         };
         let mut k = header_end + 1;
         let mut is_static = false;
+        // Template argument lists of the return type (`typename std::enable_if<(sizeof(T) ==
+        // 4)>::type`): a call inside one (`sizeof(T)`) is no member's name.
+        let mut angles = 0usize;
         let name = loop {
             match self.toks.get(k).map(|t| &t.tok) {
                 None | Some(Tok::Eof | Tok::Punct("{" | ";")) => {
                     return self.err("a member function after `template <…>`")
+                }
+                Some(Tok::Punct("<"))
+                    if matches!(
+                        k.checked_sub(1).map(|j| &self.toks[j].tok),
+                        Some(Tok::Ident(w)) if w != "operator"
+                    ) =>
+                {
+                    angles += 1;
+                }
+                Some(Tok::Punct(">")) if angles > 0 => angles -= 1,
+                Some(Tok::Punct(">>")) if angles > 0 => angles = angles.saturating_sub(2),
+                Some(Tok::Punct("(")) if angles > 0 => {
+                    k = self.closing(k).unwrap_or(k);
                 }
                 Some(Tok::Ident(w)) if w == "static" => is_static = true,
                 Some(Tok::Ident(w))

@@ -327,6 +327,10 @@ impl Parser<'_> {
         let mut name = None;
         let mut paren_open = None;
         let mut body_open = None;
+        // Template argument lists open before the parameter list (a return type
+        // `typename std::enable_if<(sizeof(T) % 4 == 0), T>::type`): a `(` inside one is an
+        // expression of an argument, not the parameter list.
+        let mut angles = 0usize;
         let mut k = from;
         let end = loop {
             let Some(t) = self.toks.get(k) else {
@@ -334,6 +338,24 @@ impl Parser<'_> {
             };
             match &t.tok {
                 Tok::Eof => return self.err("a function after `template <…>`"),
+                Tok::Punct("<")
+                    if paren_open.is_none()
+                        && matches!(
+                            k.checked_sub(1).map(|j| &self.toks[j].tok),
+                            Some(Tok::Ident(w)) if w != "operator"
+                        ) =>
+                {
+                    angles += 1;
+                }
+                Tok::Punct(">") if paren_open.is_none() && angles > 0 => angles -= 1,
+                Tok::Punct(">>") if paren_open.is_none() && angles > 0 => {
+                    angles = angles.saturating_sub(2);
+                }
+                Tok::Punct("(") if paren_open.is_none() && angles > 0 => {
+                    k = self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
                 // An attribute's arguments (`template <int N> __launch_bounds__(256) __global__
                 // void k(…)`, CUDA C++ Programming Guide, "Launch Bounds") are not the
                 // function's parameter list.

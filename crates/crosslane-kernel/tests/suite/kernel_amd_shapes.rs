@@ -189,3 +189,46 @@ fn a_user_bit_cast_template_is_called_and_trivially_copyable_answers() {
         assert_eq!(out[4 + v], Some(3), "traits, thread {v}");
     }
 }
+
+/// `typename std::enable_if<(expr), T>::type` as a return type, the condition parenthesized
+/// or a bare `sizeof(T) == 4` (rocPRIM's `warp_shuffle_op` pair, its `set_output<bool>`
+/// members): the `(` inside the template argument list is not the parameter list.
+const ENABLE_IF_PARENS: &str = "\
+#include <type_traits>
+template <class T, class Op>
+__device__ inline typename std::enable_if<(sizeof(T) % sizeof(int) == 0), T>::type
+apply(const T& x, Op&& op) { return op(x) + 100; }
+template <class T, class Op>
+__device__ inline typename std::enable_if<!(sizeof(T) % sizeof(int) == 0), T>::type
+apply(const T& x, Op&& op) { return op(x) + 200; }
+template <class T>
+__device__ typename std::enable_if<sizeof(T) == 8, int>::type width_tag(T) { return 8; }
+template <class T>
+__device__ typename std::enable_if<sizeof(T) == 4, int>::type width_tag(T) { return 4; }
+struct S {
+  template <bool B> __device__ typename std::enable_if<(B == true), int>::type pick() { return 1; }
+  template <bool B> __device__ typename std::enable_if<(B == false), int>::type pick() { return 2; }
+};
+__global__ void k(int* out) {
+  int v = threadIdx.x;
+  short h = (short)v;
+  S s;
+  out[4 * v] = apply(v, [](int a) { return a * 2; });
+  out[4 * v + 1] = apply(h, [](short a) { return (short)(a * 3); });
+  out[4 * v + 2] = width_tag(1.0) * 10 + width_tag(v);
+  out[4 * v + 3] = s.pick<true>() * 10 + s.pick<false>();
+}";
+
+#[test]
+fn enable_if_return_types_with_parenthesized_conditions() {
+    // int: 4 % 4 == 0 → 2v + 100; short: 2 % 4 != 0 → 3v + 200; double 8, int 4 → 84;
+    // pick<true> 1, pick<false> 2 → 12.
+    let out = run_ints(ENABLE_IF_PARENS, Dialect::Hip, 64, 4, 16);
+    for v in 0..4i128 {
+        let k = (4 * v) as usize;
+        assert_eq!(out[k], Some(2 * v + 100), "thread {v}");
+        assert_eq!(out[k + 1], Some(3 * v + 200), "thread {v}");
+        assert_eq!(out[k + 2], Some(84), "thread {v}");
+        assert_eq!(out[k + 3], Some(12), "thread {v}");
+    }
+}
