@@ -253,3 +253,27 @@ impl Parser<'_> {
         }
     }
 }
+
+impl Parser<'_> {
+    /// The tile size a value template parameter `param` of template `name` takes from a call's
+    /// arguments `args`: the size of the tile passed where the function parameter is written
+    /// `thread_block_tile<param>` (`cg::thread_block_tile<tileSz> const& g`), deduced as
+    /// [temp.deduct.type]/8 deduces a class template's value argument. `None` when no such
+    /// parameter takes a tile.
+    pub(super) fn deduce_tile_size(&self, name: &str, param: &str, args: &[Expr]) -> Option<u32> {
+        let t = self.templates.get(name)?;
+        let params = super::overload::split_params(super::overload::param_tokens(t.tokens())?);
+        params.iter().zip(args).find_map(|(toks, arg)| {
+            let names_tile = toks.windows(4).any(|w| {
+                matches!(&w[0].tok, Tok::Ident(x) if x == "thread_block_tile")
+                    && matches!(w[1].tok, Tok::Punct("<"))
+                    && matches!(&w[2].tok, Tok::Ident(x) if x == param)
+                    && matches!(w[3].tok, Tok::Punct(">"))
+            });
+            match (names_tile, self.group_of(arg)) {
+                (true, Some(Group::Tile(n))) => Some(n),
+                _ => None,
+            }
+        })
+    }
+}

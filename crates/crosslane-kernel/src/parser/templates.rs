@@ -777,6 +777,14 @@ impl Parser<'_> {
                     continue;
                 }
             }
+            // `f(cg::thread_block_tile<N> const& g)` given a tile of 16: `N = 16`
+            // ([temp.deduct.type]/8; hip-tests' `reduction_kernel_shfl_down(tiled_part, v)`).
+            if p.value.is_some() {
+                if let Some(n) = self.deduce_tile_size(name, &p.name, args) {
+                    bound[k] = Some(TArg::Value(i128::from(n)));
+                    continue;
+                }
+            }
             // `f(Number<N>)` given a `Number<4>`: `N = 4` ([temp.deduct.type]/8).
             if let Some(a) = self.deduce_from_class(&p.name, &deduce_class, args) {
                 bound[k] = Some(a);

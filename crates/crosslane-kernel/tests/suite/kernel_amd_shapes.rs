@@ -232,3 +232,56 @@ fn enable_if_return_types_with_parenthesized_conditions() {
         assert_eq!(out[k + 3], Some(12), "thread {v}");
     }
 }
+
+/// A kernel template's `thread_block_tile<P>` (P its parameter) passed to a `thread_group`
+/// parameter (rocm-examples' cooperative-groups sample with `vector_reduce_kernel<16>`), and a
+/// device template deducing `N` from `thread_block_tile<N> const&` (hip-tests' tile
+/// reductions).
+const TILE_TEMPLATES: &str = "\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ int rank_plus(cg::thread_group g, int v) { return v + (int)g.thread_rank(); }
+template <unsigned int N>
+__device__ int tile_sum(cg::thread_block_tile<N> const& t, int v) {
+  for (int i = t.size() / 2; i > 0; i >>= 1) v += t.shfl_xor(v, i);
+  return v;
+}
+template <unsigned int P>
+__global__ void k(int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<P> tile = cg::tiled_partition<P>(block);
+  int v = threadIdx.x;
+  out[v] = rank_plus(tile, 100);
+  out[blockDim.x + v] = tile_sum(tile, v);
+}
+template __global__ void k<8>(int*);";
+
+#[test]
+fn template_size_tiles_pass_as_groups_and_deduce_their_size() {
+    // Tiles of 8: rank v % 8 → 100 + v % 8; the xor sum of tile t is 8·8t + 28 = 64t + 28.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        block_dim: Some([32, 1, 1]),
+        entry: Some("k<8>".into()),
+        buffer_len: [("out".to_string(), 64)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(TILE_TEMPLATES, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let out: Vec<Option<i128>> = t
+        .buffer("out")
+        .expect("out")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    for v in 0..32usize {
+        assert_eq!(out[v], Some(100 + (v % 8) as i128), "rank, thread {v}");
+        assert_eq!(
+            out[32 + v],
+            Some(64 * (v / 8) as i128 + 28),
+            "sum, thread {v}"
+        );
+    }
+}
