@@ -285,3 +285,49 @@ fn template_size_tiles_pass_as_groups_and_deduce_their_size() {
         );
     }
 }
+
+/// `hipLaunchCooperativeKernel(k<N>, grid, block, args, shmem, stream)` with a template
+/// kernel and its `void* params[]`: the instance and its buffers read from host code.
+const COOP_TEMPLATE_LAUNCH: &str = "\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <unsigned int Tile>
+__global__ void tile_sums(const int* in, int* sums) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<Tile> t = cg::tiled_partition<Tile>(b);
+  int v = in[b.thread_rank()];
+  for (unsigned int i = Tile / 2; i > 0; i /= 2) v += t.shfl_down(v, i);
+  if (t.thread_rank() == 0) sums[b.thread_rank() / Tile] = v;
+}
+int main() {
+  constexpr unsigned int tile = 8;
+  int h[32];
+  for (int i = 0; i < 32; i++) h[i] = 2 * i;
+  int *d_in, *d_sums;
+  hipMalloc(&d_in, 32 * sizeof(int));
+  hipMalloc(&d_sums, 4 * sizeof(int));
+  hipMemcpy(d_in, h, 32 * sizeof(int), hipMemcpyHostToDevice);
+  void* params[] = {&d_in, &d_sums};
+  hipLaunchCooperativeKernel(tile_sums<tile>, dim3(1), dim3(32), params, 0, hipStreamDefault);
+  return 0;
+}";
+
+#[test]
+fn a_cooperative_launch_of_a_template_kernel_is_read() {
+    // Tile t of 8 sums 2·(8t … 8t + 7) = 2·(64t + 28) = 128t + 56.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(COOP_TEMPLATE_LAUNCH, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let sums: Vec<Option<i128>> = t
+        .buffer("sums")
+        .expect("sums")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    assert_eq!(sums, [56, 184, 312, 440].map(Some).to_vec());
+}
