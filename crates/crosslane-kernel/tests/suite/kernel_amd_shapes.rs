@@ -331,3 +331,45 @@ fn a_cooperative_launch_of_a_template_kernel_is_read() {
         .collect();
     assert_eq!(sums, [56, 184, 312, 440].map(Some).to_vec());
 }
+
+/// A generic lambda called with a union's members (MIGraphX's `dpp_op`: `union { uint32_t
+/// reg[n]; T data; }` and `[](auto i) { return __hip_move_dpp(i, …); }`): the members'
+/// types deduce `auto`, and the AMD builtins' results have their prototypes' types.
+const UNION_LAMBDA: &str = "\
+#include <hip/hip_runtime.h>
+#include <cstdint>
+template <class T, class F>
+__device__ T words_op(T& x, F f) {
+  static const uint32_t n = sizeof(T) < 4 ? 1 : sizeof(T) / 4;
+  union type { uint32_t reg[n]; T data; };
+  type out{};
+  type in{};
+  in.data = x;
+  for (uint32_t i = 0; i < n; i++) out.reg[i] = f(in.reg[i]);
+  return out.data;
+}
+__global__ void k(int* out) {
+  int v = threadIdx.x * 10;
+  // quad_perm:[1,0,3,2] (0xb1): lane l reads lane l ^ 1 within its quad.
+  out[threadIdx.x] = words_op(v, [](auto i) { return __hip_move_dpp(i, 0xb1, 0xf, 0xf, false); });
+  union { uint32_t u; int s; } p;
+  p.s = -1;
+  auto twice = [](auto w) { return w + w; };
+  auto r = twice(p.u);
+  auto sw = __builtin_amdgcn_ds_swizzle(v, 0x041F);
+  out[blockDim.x + threadIdx.x] = (r == 4294967294u) + 2 * (sw == (int)((threadIdx.x ^ 1) * 10));
+}";
+
+#[test]
+fn generic_lambdas_deduce_from_union_members_and_amd_builtins_are_typed() {
+    // Python model: [10 * (l ^ 1) for l in range(8)] = 10, 0, 30, 20, 50, 40, 70, 60.
+    // `p.u` is a uint32_t: 0xffffffff + 0xffffffff wraps to 0xfffffffe (unsigned arithmetic,
+    // [basic.fundamental]/4); the swizzle's xor mask 1 reads lane l ^ 1.
+    let out = run_ints(UNION_LAMBDA, Dialect::Hip, 64, 8, 16);
+    let want: Vec<Option<i128>> = [10, 0, 30, 20, 50, 40, 70, 60]
+        .into_iter()
+        .chain([3; 8])
+        .map(Some)
+        .collect();
+    assert_eq!(out, want);
+}
