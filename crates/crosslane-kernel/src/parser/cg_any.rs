@@ -199,9 +199,30 @@ impl Parser<'_> {
     /// a power of two up to the warp).
     ///
     /// # Errors
-    /// A parent other than the thread block (a tile's or a coalesced group's runtime
-    /// partition is not supported): refused at `at`, naming the constant form.
+    /// A parent other than the thread block or a coalesced group (a tile's runtime partition
+    /// is not supported): refused at `at`, naming the constant form.
     pub(super) fn dyn_tile(&mut self, parent: Made, n: Expr, at: Span) -> PResult<Made> {
+        if let Group::Coalesced(_) = parent.group {
+            // A tile of a coalesced group, its size known at run time (hip-tests'
+            // `tiled_partition(coalesced_threads(), tileSz)`): its members by rank, n at a
+            // time, as for a constant n (`parser::cg`), n checked per lane as a power of two
+            // up to the warp (HIP Programming Guide, Cooperative Groups, tiled_partition).
+            let wave = self.e_int(at, i64::from(self.wave));
+            let size = self.e_call(at, crate::builtins::DYN_TILE_SIZE, vec![n, wave]);
+            let mask = self.e_call(at, "__cg_tile_of", vec![parent.mask.clone(), size.clone()]);
+            let rank = self.e_rank(at, parent.mask.clone());
+            let meta_rank = self.e_bin(at, BinOp::Div, rank, size.clone());
+            let members = self.e_popc(at, parent.mask);
+            let one = self.e_int(at, 1);
+            let up = self.e_bin(at, BinOp::Sub, size.clone(), one);
+            let sum = self.e_bin(at, BinOp::Add, members, up);
+            let meta_size = self.e_bin(at, BinOp::Div, sum, size);
+            return Ok(Made {
+                group: Group::Coalesced(super::cg::Meta::Tiled),
+                mask,
+                meta: Some((meta_rank, meta_size)),
+            });
+        }
         if parent.group != Group::Block {
             return Err(KernelError::new(
                 at.line,

@@ -373,3 +373,51 @@ fn generic_lambdas_deduce_from_union_members_and_amd_builtins_are_typed() {
         .collect();
     assert_eq!(out, want);
 }
+
+/// `tiled_partition(coalesced_group, n)` with `n` a kernel parameter (hip-tests' coalesced
+/// tile reductions): the group's members by rank, n at a time; a short last tile reduces
+/// over its own size.
+const COALESCED_DYN_TILE: &str = "\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+using namespace cooperative_groups;
+__device__ int down_sum(coalesced_group const& g, int v) {
+  for (int i = g.size() / 2; i > 0; i >>= 1) v += g.shfl_down(v, i);
+  return v;
+}
+__global__ void k(int* out, unsigned int tile, int every) {
+  if (threadIdx.x % every == 0) {
+    coalesced_group active = coalesced_threads();
+    coalesced_group part = tiled_partition(active, tile);
+    int s = down_sum(part, (int)part.thread_rank());
+    if (part.thread_rank() == 0) out[active.thread_rank() / tile] = s;
+  }
+}";
+
+#[test]
+fn a_coalesced_group_partitions_by_a_runtime_size() {
+    // Python model: members l % 3 == 0 of 32 lanes → 11 ranks; tiles of 4: [0..4), [4..8),
+    // [8..11); a tile of size s reduces ranks with shfl_down(i) for i = s/2, …, 1, a member
+    // without rank + i keeping its value: 0+1+2+3 = 6, 6, and for s = 3 only i = 1: 0 + 1 = 1.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        block_dim: Some([32, 1, 1]),
+        args: [
+            ("tile".to_string(), "4".to_string()),
+            ("every".to_string(), "3".to_string()),
+        ]
+        .into(),
+        buffer_len: [("out".to_string(), 3)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(COALESCED_DYN_TILE, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let out: Vec<Option<i128>> = t
+        .buffer("out")
+        .expect("out")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    assert_eq!(out, [6, 6, 1].map(Some).to_vec());
+}
