@@ -714,6 +714,8 @@ impl Parser<'_> {
                             if let Some(p) = &ptr {
                                 // The place now holds its own new allocation.
                                 st.ptrs.remove(p);
+                                self.alloc_serial += 1;
+                                st.alloc_ids.insert(p.clone(), self.alloc_serial);
                             }
                             let bytes = self
                                 .host_value(st, parts[1].0, parts[1].1)

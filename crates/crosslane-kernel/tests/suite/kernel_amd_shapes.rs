@@ -421,3 +421,52 @@ fn a_coalesced_group_partitions_by_a_runtime_size() {
         .collect();
     assert_eq!(out, [6, 6, 1].map(Some).to_vec());
 }
+
+/// A host helper called once per case allocates its own device buffer each time (hip-tests'
+/// `runTestShflUp<int>()`, `runTestShflUp<float>()`): the later calls' launches write their
+/// own allocations, so the traced launch's buffer ends as it left it.
+const HELPER_ALLOCS: &str = "\
+#include <hip/hip_runtime.h>
+template <typename T> __global__ void up_sum(T* a) {
+  T v = a[threadIdx.x];
+  for (int i = 1; i < 8; i *= 2) v += __shfl_up(v, i, 8);
+  a[threadIdx.x] = v;
+}
+template <typename T, int K> static void run_case() {
+  T h[8];
+  for (int i = 0; i < 8; i++) h[i] = K;
+  T* d_a;
+  hipMalloc(&d_a, 8 * sizeof(T));
+  hipMemcpy(d_a, h, 8 * sizeof(T), hipMemcpyHostToDevice);
+  hipLaunchKernelGGL(up_sum<T>, 1, 8, 0, 0, d_a);
+  hipMemcpy(h, d_a, 8 * sizeof(T), hipMemcpyDeviceToHost);
+  hipFree(d_a);
+}
+int main() {
+  run_case<int, 1>();
+  run_case<int, 3>();
+  run_case<long long, 5>();
+  return 0;
+}";
+
+#[test]
+fn each_call_of_a_host_helper_has_its_own_allocation() {
+    // HIP's `__shfl_up` gives a lane below `delta` its own value, so each step doubles lanes
+    // 0 … i − 1 too: every lane ends at 8·K (Python: v = [K] * 8; for i in 1, 2, 4: v[l] +=
+    // v[l - i] if l >= i else v[l]). The traced launch is K = 1: 8; the K = 3 call's launch
+    // (24) writes its own allocation.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(HELPER_ALLOCS, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let a: Vec<Option<i128>> = t
+        .buffer("a")
+        .expect("a")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    assert_eq!(a, vec![Some(8); 8]);
+}
