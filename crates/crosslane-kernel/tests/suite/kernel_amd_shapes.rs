@@ -65,7 +65,7 @@ fn auto_takes_the_value_of_a_group_member_call() {
         let out = run_ints(AUTO_FROM_GROUP, Dialect::Hip, lanes, lanes, 5 * lanes);
         let votes = |t: usize| -> i128 {
             (0..16)
-                .filter(|kk| (16 * t + kk) % 3 == 0)
+                .filter(|kk| (16 * t + kk).is_multiple_of(3))
                 .map(|kk| 1i128 << kk)
                 .sum()
         };
