@@ -276,12 +276,19 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
-    /// The tile size a value template parameter `param` of template `name` takes from a call's
-    /// arguments `args`: the size of the tile passed where the function parameter is written
-    /// `thread_block_tile<param>` (`cg::thread_block_tile<tileSz> const& g`), deduced as
+    /// The tile size a value template parameter `tparam` of template `name` takes from a
+    /// call's arguments `args`: the size of the tile passed where the function parameter is
+    /// written `thread_block_tile<tparam>` (`cg::thread_block_tile<tileSz> const& g`), deduced as
     /// [temp.deduct.type]/8 deduces a class template's value argument. `None` when no such
     /// parameter takes a tile.
-    pub(super) fn deduce_tile_size(&self, name: &str, param: &str, args: &[Expr]) -> Option<u32> {
+    pub(super) fn deduce_tile_arg(
+        &self,
+        name: &str,
+        tparam: &super::targs::TParam,
+        args: &[Expr],
+    ) -> Option<super::targs::TArg> {
+        tparam.value.as_ref()?;
+        let param = tparam.name.as_str();
         let t = self.templates.get(name)?;
         let params = super::overload::split_params(super::overload::param_tokens(t.tokens())?);
         params.iter().zip(args).find_map(|(toks, arg)| {
@@ -292,7 +299,7 @@ impl Parser<'_> {
                     && matches!(w[3].tok, Tok::Punct(">"))
             });
             match (names_tile, self.group_of(arg)) {
-                (true, Some(Group::Tile(n))) => Some(n),
+                (true, Some(Group::Tile(n))) => Some(super::targs::TArg::Value(i128::from(n))),
                 _ => None,
             }
         })

@@ -21,6 +21,29 @@ impl Parser<'_> {
         }
     }
 
+    /// One token of a declaration's head read for its template argument lists (a return type
+    /// `typename std::enable_if<(sizeof(T) == 4), T>::type`): `<` after a name opens one, `>`
+    /// and `>>` close, and a `(` inside one is an argument's expression, skipped to its `)`
+    /// (`*at` moved there) — not the parameter list nor a call naming the function. Whether
+    /// token `k` was one of these.
+    pub(super) fn angle_step(&self, k: usize, angles: &mut usize, at: &mut usize) -> bool {
+        match self.toks.get(k).map(|t| &t.tok) {
+            Some(Tok::Punct("<"))
+                if matches!(
+                    k.checked_sub(1).map(|j| &self.toks[j].tok),
+                    Some(Tok::Ident(w)) if w != "operator"
+                ) =>
+            {
+                *angles += 1;
+            }
+            Some(Tok::Punct(">")) if *angles > 0 => *angles -= 1,
+            Some(Tok::Punct(">>")) if *angles > 0 => *angles = angles.saturating_sub(2),
+            Some(Tok::Punct("(")) if *angles > 0 => *at = self.closing(k).unwrap_or(k),
+            _ => return false,
+        }
+        true
+    }
+
     /// At `template` inside the body of struct `sname`: records the member template.
     ///
     /// # Errors
@@ -53,19 +76,7 @@ impl Parser<'_> {
                 None | Some(Tok::Eof | Tok::Punct("{" | ";")) => {
                     return self.err("a member function after `template <…>`")
                 }
-                Some(Tok::Punct("<"))
-                    if matches!(
-                        k.checked_sub(1).map(|j| &self.toks[j].tok),
-                        Some(Tok::Ident(w)) if w != "operator"
-                    ) =>
-                {
-                    angles += 1;
-                }
-                Some(Tok::Punct(">")) if angles > 0 => angles -= 1,
-                Some(Tok::Punct(">>")) if angles > 0 => angles = angles.saturating_sub(2),
-                Some(Tok::Punct("(")) if angles > 0 => {
-                    k = self.closing(k).unwrap_or(k);
-                }
+                _ if self.angle_step(k, &mut angles, &mut k) => {}
                 Some(Tok::Ident(w)) if w == "static" => is_static = true,
                 Some(Tok::Ident(w))
                     if matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) =>

@@ -92,6 +92,7 @@ mod host_decl;
 mod host_device;
 mod host_eval;
 mod host_fill_loop;
+mod host_for_each;
 mod host_items;
 mod host_launch_api;
 mod host_loop_launch;

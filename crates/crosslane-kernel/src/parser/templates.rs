@@ -327,9 +327,7 @@ impl Parser<'_> {
         let mut name = None;
         let mut paren_open = None;
         let mut body_open = None;
-        // Template argument lists open before the parameter list (a return type
-        // `typename std::enable_if<(sizeof(T) % 4 == 0), T>::type`): a `(` inside one is an
-        // expression of an argument, not the parameter list.
+        // `(` inside a template argument list of the return type is no parameter list.
         let mut angles = 0usize;
         let mut k = from;
         let end = loop {
@@ -338,24 +336,7 @@ impl Parser<'_> {
             };
             match &t.tok {
                 Tok::Eof => return self.err("a function after `template <…>`"),
-                Tok::Punct("<")
-                    if paren_open.is_none()
-                        && matches!(
-                            k.checked_sub(1).map(|j| &self.toks[j].tok),
-                            Some(Tok::Ident(w)) if w != "operator"
-                        ) =>
-                {
-                    angles += 1;
-                }
-                Tok::Punct(">") if paren_open.is_none() && angles > 0 => angles -= 1,
-                Tok::Punct(">>") if paren_open.is_none() && angles > 0 => {
-                    angles = angles.saturating_sub(2);
-                }
-                Tok::Punct("(") if paren_open.is_none() && angles > 0 => {
-                    k = self
-                        .closing(k)
-                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
-                }
+                _ if paren_open.is_none() && self.angle_step(k, &mut angles, &mut k) => {}
                 // An attribute's arguments (`template <int N> __launch_bounds__(256) __global__
                 // void k(…)`, CUDA C++ Programming Guide, "Launch Bounds") are not the
                 // function's parameter list.
@@ -777,16 +758,10 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            // `f(cg::thread_block_tile<N> const& g)` given a tile of 16: `N = 16`
-            // ([temp.deduct.type]/8; hip-tests' `reduction_kernel_shfl_down(tiled_part, v)`).
-            if p.value.is_some() {
-                if let Some(n) = self.deduce_tile_size(name, &p.name, args) {
-                    bound[k] = Some(TArg::Value(i128::from(n)));
-                    continue;
-                }
-            }
-            // `f(Number<N>)` given a `Number<4>`: `N = 4` ([temp.deduct.type]/8).
-            if let Some(a) = self.deduce_from_class(&p.name, &deduce_class, args) {
+            // `f(Number<N>)` given a `Number<4>`: `N = 4` ([temp.deduct.type]/8); `f(cg::
+            // thread_block_tile<N> const& g)` given a tile of 16: `N = 16`.
+            let a = self.deduce_from_class(&p.name, &deduce_class, args);
+            if let Some(a) = a.or_else(|| self.deduce_tile_arg(name, p, args)) {
                 bound[k] = Some(a);
                 continue;
             }

@@ -470,3 +470,52 @@ fn each_call_of_a_host_helper_has_its_own_allocation() {
         .collect();
     assert_eq!(a, vec![Some(8); 8]);
 }
+
+/// A host fill scaled by `std::for_each` with a lambda (rocm-examples' warp_shuffle:
+/// `std::iota(…, 1.f)` then `[](float& f) { f = 10.f * f; }`), and a compound form: the
+/// launch's buffer holds the values host code computes.
+const FOR_EACH_FILL: &str = "\
+#include <hip/hip_runtime.h>
+#include <algorithm>
+#include <numeric>
+#include <vector>
+__global__ void rev(float* out, const float* in, const int* w) {
+  out[threadIdx.x] = __shfl(in[threadIdx.x], 7 - threadIdx.x) + (float)w[threadIdx.x];
+}
+int main() {
+  std::vector<float> m(8);
+  std::iota(m.begin(), m.end(), 1.f);
+  std::for_each(m.begin(), m.end(), [](float& f) { f = 10.f * f + 0.5f; });
+  std::vector<int> w(8);
+  std::fill(w.begin(), w.end(), 3);
+  std::for_each(w.begin(), w.end(), [](int& x) { x *= 2; });
+  float *d_out, *d_in;
+  int* d_w;
+  hipMalloc(&d_out, 8 * sizeof(float));
+  hipMalloc(&d_in, 8 * sizeof(float));
+  hipMalloc(&d_w, 8 * sizeof(int));
+  hipMemcpy(d_in, m.data(), 8 * sizeof(float), hipMemcpyHostToDevice);
+  hipMemcpy(d_w, w.data(), 8 * sizeof(int), hipMemcpyHostToDevice);
+  rev<<<1, 8>>>(d_out, d_in, d_w);
+  return 0;
+}";
+
+#[test]
+fn a_for_each_lambda_rewrites_a_known_host_fill() {
+    // in[i] = 10·(i + 1) + 0.5; lane t reads lane 7 − t: 10·(8 − t) + 0.5, plus w = 3·2 = 6.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(FOR_EACH_FILL, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let out: Vec<Option<f64>> = t
+        .buffer("out")
+        .expect("out")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    let want: Vec<Option<f64>> = (0..8).map(|t| Some(10.0 * (8 - t) as f64 + 6.5)).collect();
+    assert_eq!(out, want);
+}
