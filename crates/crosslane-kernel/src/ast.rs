@@ -767,6 +767,12 @@ pub struct HostArg {
     /// `device` view one memory.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub device: String,
+    /// Which allocation of `device` (numbered in host code's order across its functions): a
+    /// helper called once per type (`runTest<int>()`, `runTest<float>()`) allocates its own
+    /// `d_a` each time, and launches on another allocation of the same name do not write
+    /// this one. `None` when not known (a pointer a caller passed in).
+    #[serde(skip)]
+    pub alloc_id: Option<u32>,
     /// A host array of structs copied into the buffer whose members host code filled one by
     /// one (`h[i].x = …`): each member's path (`x`, `in.k`) and its values.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -162,14 +162,22 @@ fn later<'p>(
     chosen: &HostLaunch,
 ) -> Vec<&'p HostLaunch> {
     let mut reached: BTreeSet<u32> = BTreeSet::from([chosen.id]);
-    let devices_of = |l: &HostLaunch| -> Vec<String> {
+    // Each allocation by its pointer's name and number: another allocation of the same name
+    // (a helper that allocates its own `d_a` at each call) is other memory; an argument whose
+    // allocation is not numbered matches the name alone.
+    let devices_of = |l: &HostLaunch| -> Vec<(String, Option<u32>)> {
         l.args
             .iter()
             .filter(|a| !a.device.is_empty())
-            .map(|a| a.device.clone())
+            .map(|a| (a.device.clone(), a.alloc_id))
             .collect()
     };
-    let mut devices: BTreeSet<String> = devices_of(chosen).into_iter().collect();
+    let mut devices: BTreeSet<(String, Option<u32>)> = devices_of(chosen).into_iter().collect();
+    let same = |devices: &BTreeSet<(String, Option<u32>)>, a: &crate::ast::HostArg| {
+        devices.iter().any(|(d, id)| {
+            *d == a.device && (id.is_none() || a.alloc_id.is_none() || *id == a.alloc_id)
+        })
+    };
     // Those that find what it left in a device variable.
     let by_vars: BTreeSet<u32> = later_for_vars(program, touch, chosen).into_iter().collect();
     let mut out = Vec::new();
@@ -187,7 +195,7 @@ fn later<'p>(
                     .chain(a.dev_copies.iter().flat_map(|c| &c.src))
                     .any(|(id, _)| reached.contains(id))
             })
-            || l.args.iter().any(|a| devices.contains(&a.device));
+            || l.args.iter().any(|a| same(&devices, a));
         if reads {
             reached.insert(l.id);
             devices.extend(devices_of(l));

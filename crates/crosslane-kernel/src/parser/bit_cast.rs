@@ -18,8 +18,28 @@ impl Parser<'_> {
     /// From the word `__builtin_bit_cast` or `bit_cast` (its `std::` already read).
     pub(super) fn bit_cast(&mut self, span: Span) -> PResult<Expr> {
         let word = self.ident()?;
+        // A struct destination (composable_kernel's `thread_buffer<int32_t, 2>`, a local
+        // `struct V { int words[2]; }`) is refused by name: its object representation is not
+        // modelled as one value here.
+        let refuse_struct = |p: &mut Self| -> PResult<()> {
+            let save = p.pos;
+            let s = p.struct_type();
+            p.pos = save;
+            if let Ok(Some(s)) = s {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "`{word}` to the struct `{s}` is not supported; copy the bytes with \
+                         `memcpy(&dst, &src, sizeof(dst))` into a `{s}` variable"
+                    ),
+                ));
+            }
+            Ok(())
+        };
         let to = if word == "bit_cast" {
             self.expect_punct("<")?;
+            refuse_struct(self)?;
             let b = self.base_type()?;
             let t = self.pointers(b)?.0;
             if !self.close_angle() {
@@ -29,6 +49,7 @@ impl Parser<'_> {
             t
         } else {
             self.expect_punct("(")?;
+            refuse_struct(self)?;
             let b = self.base_type()?;
             let t = self.pointers(b)?.0;
             self.expect_punct(",")?;

@@ -197,6 +197,14 @@ impl Parser<'_> {
             return Ok(None);
         };
         let _ = at;
+        if !matches!(self.peek(0), Tok::Punct(";")) {
+            // `auto r = g.ballot(p);`, `auto n = tile.size() / 2;`: the initializer goes on
+            // after the group (a member call, an operator), so it is not a group but a value:
+            // an ordinary declaration ([dcl.spec.auto]/4 deduces its type from the whole
+            // initializer).
+            self.pos = save;
+            return Ok(None);
+        }
         self.expect_punct(";")?;
         let mask_ty = self.mask_ty();
         let mut decls = vec![Declarator {

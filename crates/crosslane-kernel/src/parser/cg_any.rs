@@ -199,9 +199,30 @@ impl Parser<'_> {
     /// a power of two up to the warp).
     ///
     /// # Errors
-    /// A parent other than the thread block (a tile's or a coalesced group's runtime
-    /// partition is not supported): refused at `at`, naming the constant form.
+    /// A parent other than the thread block or a coalesced group (a tile's runtime partition
+    /// is not supported): refused at `at`, naming the constant form.
     pub(super) fn dyn_tile(&mut self, parent: Made, n: Expr, at: Span) -> PResult<Made> {
+        if let Group::Coalesced(_) = parent.group {
+            // A tile of a coalesced group, its size known at run time (hip-tests'
+            // `tiled_partition(coalesced_threads(), tileSz)`): its members by rank, n at a
+            // time, as for a constant n (`parser::cg`), n checked per lane as a power of two
+            // up to the warp (HIP Programming Guide, Cooperative Groups, tiled_partition).
+            let wave = self.e_int(at, i64::from(self.wave));
+            let size = self.e_call(at, crate::builtins::DYN_TILE_SIZE, vec![n, wave]);
+            let mask = self.e_call(at, "__cg_tile_of", vec![parent.mask.clone(), size.clone()]);
+            let rank = self.e_rank(at, parent.mask.clone());
+            let meta_rank = self.e_bin(at, BinOp::Div, rank, size.clone());
+            let members = self.e_popc(at, parent.mask);
+            let one = self.e_int(at, 1);
+            let up = self.e_bin(at, BinOp::Sub, size.clone(), one);
+            let sum = self.e_bin(at, BinOp::Add, members, up);
+            let meta_size = self.e_bin(at, BinOp::Div, sum, size);
+            return Ok(Made {
+                group: Group::Coalesced(super::cg::Meta::Tiled),
+                mask,
+                meta: Some((meta_rank, meta_size)),
+            });
+        }
         if parent.group != Group::Block {
             return Err(KernelError::new(
                 at.line,
@@ -251,5 +272,36 @@ impl Parser<'_> {
                 ),
             )),
         }
+    }
+}
+
+impl Parser<'_> {
+    /// The tile size a value template parameter `tparam` of template `name` takes from a
+    /// call's arguments `args`: the size of the tile passed where the function parameter is
+    /// written `thread_block_tile<tparam>` (`cg::thread_block_tile<tileSz> const& g`), deduced as
+    /// [temp.deduct.type]/8 deduces a class template's value argument. `None` when no such
+    /// parameter takes a tile.
+    pub(super) fn deduce_tile_arg(
+        &self,
+        name: &str,
+        tparam: &super::targs::TParam,
+        args: &[Expr],
+    ) -> Option<super::targs::TArg> {
+        tparam.value.as_ref()?;
+        let param = tparam.name.as_str();
+        let t = self.templates.get(name)?;
+        let params = super::overload::split_params(super::overload::param_tokens(t.tokens())?);
+        params.iter().zip(args).find_map(|(toks, arg)| {
+            let names_tile = toks.windows(4).any(|w| {
+                matches!(&w[0].tok, Tok::Ident(x) if x == "thread_block_tile")
+                    && matches!(w[1].tok, Tok::Punct("<"))
+                    && matches!(&w[2].tok, Tok::Ident(x) if x == param)
+                    && matches!(w[3].tok, Tok::Punct(">"))
+            });
+            match (names_tile, self.group_of(arg)) {
+                (true, Some(Group::Tile(n))) => Some(super::targs::TArg::Value(i128::from(n))),
+                _ => None,
+            }
+        })
     }
 }

@@ -715,7 +715,10 @@ impl Parser<'_> {
             }
             Tok::Ident(w)
                 if (w == "__builtin_bit_cast" && self.is_punct("("))
-                    || (w == "bit_cast" && self.is_punct("<")) =>
+                    || (w == "bit_cast"
+                        && self.is_punct("<")
+                        && !self.templates.contains_key("bit_cast")
+                        && !self.fn_types.contains_key("bit_cast")) =>
             {
                 self.pos -= 1;
                 return self.bit_cast(span);

@@ -55,6 +55,11 @@ impl Parser<'_> {
                     super::structs::FieldTy::Ptr(v) => Some(v),
                     _ => None,
                 },
+                // `u.reg[i]` of an array member (or a union's array view, MIGraphX's
+                // `union { uint32_t reg[n]; T data; }`): its element.
+                ExprKind::Member(o, f) if self.struct_of(o).is_some() => {
+                    self.member_read_type(&self.struct_of(o)?, f, true)
+                }
                 ExprKind::Ident(n) => match self.var_type(n)? {
                     Ty::Ptr(v) => Some(v),
                     // `v[i]` of a vector: its element (clang, "Vectors and Extended Vectors").
@@ -75,8 +80,10 @@ impl Parser<'_> {
             ExprKind::Member(b, f) if self.struct_of(b).is_some() => {
                 let st = self.struct_of(b)?;
                 let leaves = self.leaves(&st, e.span).ok()?;
-                match leaves.iter().find(|l| l.path == *f)?.ty {
-                    Ty::Val(v) => Some(v),
+                match leaves.iter().find(|l| l.path == *f).map(|l| l.ty) {
+                    Some(Ty::Val(v)) => Some(v),
+                    // A union's member that is a view of the held one (`u.data`).
+                    None => self.member_read_type(&st, f, false),
                     _ => None,
                 }
             }
@@ -153,6 +160,12 @@ impl Parser<'_> {
                     | "__lanemask_lt" | "__lanemask_le" | "__lanemask_gt" | "__lanemask_ge"
                     | "__lanemask_eq" => Some(mask),
                     "__ballot" => Some(s(Scalar::U64)),
+                    // A coalesced group's `ballot` / `match_any` by rank and its tiles' member
+                    // masks (`parser::cg_lower`): the group mask's type — CUDA's
+                    // `coalesced_group::ballot` is `unsigned int` (CUDA C++ Programming Guide,
+                    // Cooperative Groups, coalesced_group), HIP's `unsigned long long`
+                    // (HIP cooperative groups reference, coalesced_group).
+                    "__cg_pack" | "__cg_tile_of" | "__cg_side" => Some(mask),
                     "__any_sync" | "__all_sync" | "__any" | "__all" | "__popc" | "__popcll"
                     | "__clz" | "__clzll" | "__ffs" | "__ffsll" => Some(s(Scalar::I32)),
                     n if n.starts_with("__builtin_popcount")
@@ -208,6 +221,31 @@ impl Parser<'_> {
                     }
                     "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
                         args.first().and_then(|a| self.expr_type(a))
+                    }
+                    // An AMD GCN/RDNA cross-lane builtin (`__builtin_amdgcn_mov_dpp`,
+                    // `__hip_move_dpp`, `__builtin_amdgcn_ds_swizzle`, …): its prototype's
+                    // return type (clang's BuiltinsAMDGPU.def, HIP's amd_warp_functions.h);
+                    // an op that passes a float operand through (`__hip_ds_swizzlef`, the DPP
+                    // moves over any 32-bit type) gives that float.
+                    w if w.starts_with("__builtin_amdgcn_")
+                        || w.starts_with("__hip_")
+                        || w.starts_with("llvm.amdgcn.") =>
+                    {
+                        let spec =
+                            crate::builtins::find_kernel_op(crosslane_core::Dialect::Amdgcn, w)
+                                .filter(|op| op.dialect == crosslane_core::Dialect::Amdgcn)?;
+                        let float_arg = args.iter().find_map(|a| {
+                            self.expr_type(a)
+                                .filter(|v| v.lanes == 1 && v.scalar == Scalar::F32)
+                        });
+                        match float_arg {
+                            Some(f) if spec.types.iter().any(|t| t.is_float()) => Some(f),
+                            _ => {
+                                let words: Vec<&str> =
+                                    spec.proto.returns.split_whitespace().collect();
+                                super::overload::type_of_words(&words)
+                            }
+                        }
                     }
                     // A math-library function: its declared return type for these argument
                     // types (`std::nearbyint(float)` is `float`, `sqrt(2.0)` `double`).

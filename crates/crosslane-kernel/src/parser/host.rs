@@ -558,6 +558,20 @@ impl Parser<'_> {
             self.host_ptr_escapes(st, k, end);
             return next;
         }
+        // `std::for_each(v.begin(), v.end(), [](T& x) { x = …; })` of a known fill: read
+        // (`host_for_each`); any other for_each is a call that may write what it is given.
+        let for_each_open = match (ident(k), ident(k + 2)) {
+            (Some("std"), Some("for_each")) if matches!(tok(k + 1), Some(Tok::Punct("::"))) => {
+                Some(k + 3)
+            }
+            (Some("for_each"), _) => Some(k + 1),
+            _ => None,
+        };
+        if let Some(open) = for_each_open {
+            if self.host_fill_call(st, "for_each", open) {
+                return stmt_end() + 1;
+            }
+        }
         // A call given a device pointer or a filled host array may write it (`host_mem`).
         if matches!(tok(k), Some(Tok::Ident(_))) {
             let end = stmt_end();
@@ -717,6 +731,8 @@ impl Parser<'_> {
                             if let Some(p) = &ptr {
                                 // The place now holds its own new allocation.
                                 st.ptrs.remove(p);
+                                self.alloc_serial += 1;
+                                st.alloc_ids.insert(p.clone(), self.alloc_serial);
                             }
                             let bytes = self
                                 .host_value(st, parts[1].0, parts[1].1)
@@ -1008,7 +1024,7 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
-                "fill" | "fill_n" | "iota" | "memset" => {
+                "fill" | "fill_n" | "iota" | "memset" | "for_each" => {
                     self.host_fill_call(st, name, k + 1);
                     return end + 1;
                 }
@@ -1029,12 +1045,14 @@ impl Parser<'_> {
     /// [alg.fill], [numeric.iota]), `memset(h, 0, bytes)` (every cell 0, C11 7.24.6.1: the
     /// array's declared length). `h + N` may also be `std::end(h)` for an array of known
     /// length. Anything else is left unread (the launch then says so).
-    fn host_fill_call(&mut self, st: &mut HostState, f: &str, open: usize) {
+    fn host_fill_call(&mut self, st: &mut HostState, f: &str, open: usize) -> bool {
         let toks = self.toks;
         if !matches!(toks.get(open).map(|t| &t.tok), Some(Tok::Punct("("))) {
-            return;
+            return false;
         }
-        let Some(c) = self.closing(open) else { return };
+        let Some(c) = self.closing(open) else {
+            return false;
+        };
         let parts = split_commas(toks, open + 1, c);
         let line = toks[open].line;
         // `h`, or a `std::vector`'s `h.begin()`.
@@ -1046,8 +1064,24 @@ impl Parser<'_> {
             other => member_call(other, "begin"),
         };
         let Some(arr) = parts.first().and_then(array) else {
-            return;
+            return false;
         };
+        // `std::for_each(v.begin(), v.end(), [](float& f) { f = 10.f * f; })`: each cell
+        // rewritten from its own value ([alg.foreach]).
+        if f == "for_each" {
+            let before = st.fills.remove(&arr);
+            let cells = match (parts.as_slice(), before) {
+                ([_, _, lambda], Some((cells, _))) => {
+                    super::host_for_each::apply(self, st, &cells, *lambda)
+                }
+                _ => None,
+            };
+            if let Some(cells) = cells {
+                st.fills.insert(arr, (cells, line));
+                return true;
+            }
+            return false;
+        }
         // Whatever the call, the array's old values no longer stand.
         st.fills.remove(&arr);
         // `h + N` or `std::end(h)`: the count.
@@ -1091,13 +1125,13 @@ impl Parser<'_> {
                     false,
                 )
             }
-            _ => return,
+            _ => return false,
         };
         let (Some(n), Some(v)) = (n, value) else {
-            return;
+            return false;
         };
         if !(1..=MAX_FILL).contains(&n) {
-            return;
+            return false;
         }
         let mut values = Vec::with_capacity(n as usize);
         for i in 0..n {
@@ -1112,10 +1146,11 @@ impl Parser<'_> {
             };
             match cell {
                 Some(c) => values.push(c),
-                None => return,
+                None => return false,
             }
         }
         st.fills.insert(arr, (values, line));
+        false
     }
 
     /// `for (int i = A; i < B; i++) h[i] = f(i);` (in braces, one or more such assignments to

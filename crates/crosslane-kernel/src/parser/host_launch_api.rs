@@ -26,14 +26,26 @@ impl Parser<'_> {
         // `(void*)k`, `reinterpret_cast<const void*>(&k)`, `k`: the kernel is the last name
         // that is no type word.
         let (a, b) = parts[0];
-        let kernel = toks[a..b]
-            .iter()
-            .rev()
-            .find_map(|t| match &t.tok {
-                Tok::Ident(n) if !matches!(n.as_str(), "void" | "const") => Some(n.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        // `k<16>` (rocm-examples' `hipLaunchCooperativeKernel(vector_reduce_kernel<
+        // partition_size>, …)`): the template's instance, its arguments read as host
+        // constants ([`super::host_template_launch`]).
+        let template_at = (a..b).find(|&i| {
+            matches!(&toks[i].tok, Tok::Ident(n) if !matches!(n.as_str(), "void" | "const"))
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
+                && !matches!(&toks[i].tok, Tok::Ident(n) if n.ends_with("_cast"))
+        });
+        let instance = template_at.and_then(|i| self.host_template_kernel(st, i, b + 1, &[]));
+        let kernel = match instance {
+            Some((m, _)) => m,
+            None => toks[a..b]
+                .iter()
+                .rev()
+                .find_map(|t| match &t.tok {
+                    Tok::Ident(n) if !matches!(n.as_str(), "void" | "const") => Some(n.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default(),
+        };
         let mut cfg = vec![parts[1], parts[2]];
         if let Some(&shared) = parts.get(4) {
             cfg.push(shared);

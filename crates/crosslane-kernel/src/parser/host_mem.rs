@@ -365,6 +365,7 @@ impl Parser<'_> {
         arg.offset = offset;
         if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
             arg.device.clone_from(&d);
+            arg.alloc_id = st.alloc_ids.get(&d).copied();
         }
         let d = &d;
         {

@@ -61,6 +61,9 @@ pub(super) struct HostState {
     pub(super) cols: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
     pub(super) mallocs: HashMap<String, (u64, String, u32)>,
+    /// Device pointer → the number of its allocation, unique across host code
+    /// ([`crate::ast::HostArg::alloc_id`]).
+    pub(super) alloc_ids: HashMap<String, u32>,
     /// Host variable → why it has no value here (set by something not evaluated).
     pub(super) unknown: HashMap<String, String>,
     /// Statements not read (token ranges): the branch of an `if` whose constant condition

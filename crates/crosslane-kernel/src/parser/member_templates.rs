@@ -21,6 +21,29 @@ impl Parser<'_> {
         }
     }
 
+    /// One token of a declaration's head read for its template argument lists (a return type
+    /// `typename std::enable_if<(sizeof(T) == 4), T>::type`): `<` after a name opens one, `>`
+    /// and `>>` close, and a `(` inside one is an argument's expression, skipped to its `)`
+    /// (`*at` moved there) — not the parameter list nor a call naming the function. Whether
+    /// token `k` was one of these.
+    pub(super) fn angle_step(&self, k: usize, angles: &mut usize, at: &mut usize) -> bool {
+        match self.toks.get(k).map(|t| &t.tok) {
+            Some(Tok::Punct("<"))
+                if matches!(
+                    k.checked_sub(1).map(|j| &self.toks[j].tok),
+                    Some(Tok::Ident(w)) if w != "operator"
+                ) =>
+            {
+                *angles += 1;
+            }
+            Some(Tok::Punct(">")) if *angles > 0 => *angles -= 1,
+            Some(Tok::Punct(">>")) if *angles > 0 => *angles = angles.saturating_sub(2),
+            Some(Tok::Punct("(")) if *angles > 0 => *at = self.closing(k).unwrap_or(k),
+            _ => return false,
+        }
+        true
+    }
+
     /// At `template` inside the body of struct `sname`: records the member template.
     ///
     /// # Errors
@@ -45,11 +68,15 @@ impl Parser<'_> {
         };
         let mut k = header_end + 1;
         let mut is_static = false;
+        // Template argument lists of the return type (`typename std::enable_if<(sizeof(T) ==
+        // 4)>::type`): a call inside one (`sizeof(T)`) is no member's name.
+        let mut angles = 0usize;
         let name = loop {
             match self.toks.get(k).map(|t| &t.tok) {
                 None | Some(Tok::Eof | Tok::Punct("{" | ";")) => {
                     return self.err("a member function after `template <…>`")
                 }
+                _ if self.angle_step(k, &mut angles, &mut k) => {}
                 Some(Tok::Ident(w)) if w == "static" => is_static = true,
                 Some(Tok::Ident(w))
                     if matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) =>
@@ -80,14 +107,63 @@ impl Parser<'_> {
         }
         r?;
         if let Some(t) = recorded {
-            let key = format!("{sname}::{name}");
+            let base = format!("{sname}::{name}");
+            let key = self.member_overload_key(&base, &t)?;
             if !is_static {
                 // Called on an object: instantiated as a member ([`super::method_templates`]).
+                self.method_templates.insert(base, sname.to_string());
                 self.method_templates.insert(key.clone(), sname.to_string());
             }
             self.templates.insert(key, t.with_env(env));
         }
         Ok(())
+    }
+
+    /// The key member template `t` of `base` (`S::name`) is kept under: `base` for the first,
+    /// `base#N` for each later one of the same name (an overload set, chosen per call as free
+    /// function templates are: [`super::sfinae`], C++17 [over.match], [temp.over]) — rocPRIM's
+    /// `reduce(T, T&, F)` beside `reduce(T, T&, unsigned, F)`, tag dispatch on
+    /// `std::true_type` / `std::false_type`. The same declaration read again (the same first
+    /// token) keeps its key.
+    ///
+    /// # Errors
+    /// More than [`super::sfinae::MAX_OVERLOADS`] member templates of one name.
+    fn member_overload_key(
+        &mut self,
+        base: &str,
+        t: &super::templates::Template,
+    ) -> PResult<String> {
+        let at = |t: &super::templates::Template| t.tokens().first().map(|x| (x.line, x.col));
+        let Some(first) = self.templates.get(base) else {
+            return Ok(base.to_string());
+        };
+        if at(first) == at(t) {
+            return Ok(base.to_string());
+        }
+        let list = self.overloads.get(base).cloned().unwrap_or_default();
+        if let Some(k) = list
+            .iter()
+            .find(|k| self.templates.get(k.as_str()).map(at) == Some(at(t)))
+        {
+            return Ok(k.clone());
+        }
+        if list.len() + 1 >= super::sfinae::MAX_OVERLOADS {
+            let t = self.tok();
+            return Err(KernelError::new(
+                t.line,
+                t.col,
+                format!(
+                    "more than {} member function templates named `{base}`",
+                    super::sfinae::MAX_OVERLOADS
+                ),
+            ));
+        }
+        let key = format!("{base}#{}", list.len() + 2);
+        self.overloads
+            .entry(base.to_string())
+            .or_default()
+            .push(key.clone());
+        Ok(key)
     }
 
     /// A member call operator template (`template <class F> __device__ void operator()(F f)

@@ -125,9 +125,8 @@ impl Parser<'_> {
         let Some(s) = self.method_templates.get(name).cloned() else {
             return self.function();
         };
-        let mname = name
-            .strip_prefix(&format!("{s}::"))
-            .unwrap_or(name)
+        // An overload's key (`S::name#2`) names the member `name`.
+        let mname = crate::ast::overload_base(name.strip_prefix(&format!("{s}::")).unwrap_or(name))
             .to_string();
         // The instance registers itself under the template's own name: that entry is moved
         // to the mangled name, and a non-template member of that name put back.

@@ -96,6 +96,7 @@ mod host_decl;
 mod host_device;
 mod host_eval;
 mod host_fill_loop;
+mod host_for_each;
 mod host_items;
 mod host_launch_api;
 mod host_loop_launch;
@@ -737,6 +738,9 @@ struct Parser<'a> {
     /// Functions with `thread_group` parameters: the user's argument positions of those
     /// (`cg_any`).
     any_group_fns: HashMap<String, Vec<usize>>,
+    /// Device allocations host code made so far (`cudaMalloc`, `hipMalloc`, …), numbering
+    /// each ([`crate::ast::HostArg::alloc_id`]).
+    alloc_serial: u32,
     /// The `thread_group` positions of the parameter list read last.
     any_slots: Vec<usize>,
     /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
@@ -872,6 +876,7 @@ impl<'a> Parser<'a> {
             cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
+            alloc_serial: 0,
             any_slots: Vec::new(),
             cub_pending: HashMap::new(),
         }

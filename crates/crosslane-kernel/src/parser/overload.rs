@@ -369,11 +369,30 @@ pub(super) fn split_params(toks: &[Token]) -> Vec<Vec<Token>> {
 /// The parameter list of a function's tokens (from its return type): the tokens between the
 /// first `(` that is no attribute's and its `)`.
 pub(super) fn param_tokens(toks: &[Token]) -> Option<&[Token]> {
-    let open = toks.iter().enumerate().find_map(|(i, tk)| {
-        let attribute = i > 0
-            && matches!(&toks[i - 1].tok, Tok::Ident(w) if w.starts_with("__") && w.ends_with("__"));
-        (matches!(tk.tok, Tok::Punct("(")) && !attribute).then_some(i)
-    })?;
+    // A `(` inside a template argument list of the return type (`std::enable_if<(sizeof(T) ==
+    // 4), T>::type`) is an argument's, skipped with its group.
+    let mut angles = 0usize;
+    let mut parens = 0usize;
+    let mut open = None;
+    for (i, tk) in toks.iter().enumerate() {
+        let after_word =
+            |w: fn(&str) -> bool| i > 0 && matches!(&toks[i - 1].tok, Tok::Ident(x) if w(x));
+        match tk.tok {
+            Tok::Punct("(") if parens > 0 => parens += 1,
+            Tok::Punct(")") if parens > 0 => parens -= 1,
+            _ if parens > 0 => {}
+            Tok::Punct("<") if after_word(|x| x != "operator") => angles += 1,
+            Tok::Punct(">") if angles > 0 => angles -= 1,
+            Tok::Punct(">>") if angles > 0 => angles = angles.saturating_sub(2),
+            Tok::Punct("(") if angles > 0 => parens = 1,
+            Tok::Punct("(") if !after_word(|x| x.starts_with("__") && x.ends_with("__")) => {
+                open = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let open = open?;
     let mut depth = 0usize;
     for (i, tk) in toks.iter().enumerate().skip(open) {
         match &tk.tok {
@@ -616,7 +635,11 @@ impl Parser<'_> {
         if let Some(s) = self.struct_of(e) {
             return (AType::Struct(s), zero);
         }
-        if self.is_pointer_expr(e) {
+        // A reference parameter to one value (`T& output`) is kept as a pointer but names the
+        // value ([dcl.ref]/1, [expr.type]/1: an expression of reference type is adjusted to
+        // the referred type), so `f(output)` passes a `T` lvalue.
+        let value_ref = matches!(&e.kind, ExprKind::Ident(n) if self.value_refs.contains(n));
+        if self.is_pointer_expr(e) && !value_ref {
             return (AType::Ptr(self.pointee_type(e)), zero);
         }
         match &e.kind {

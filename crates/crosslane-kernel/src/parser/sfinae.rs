@@ -165,7 +165,9 @@ impl Parser<'_> {
         let Some(t) = self.templates.get(key) else {
             return Ok(());
         };
+        // A member template's key is `S::name` (`S::name#2`): its declaration names `name`.
         let base = crate::ast::overload_base(key);
+        let base = base.rsplit("::").next().unwrap_or(base);
         let toks = t.tokens();
         let Some(named) = toks
             .iter()

@@ -327,6 +327,8 @@ impl Parser<'_> {
         let mut name = None;
         let mut paren_open = None;
         let mut body_open = None;
+        // `(` inside a template argument list of the return type is no parameter list.
+        let mut angles = 0usize;
         let mut k = from;
         let end = loop {
             let Some(t) = self.toks.get(k) else {
@@ -334,6 +336,7 @@ impl Parser<'_> {
             };
             match &t.tok {
                 Tok::Eof => return self.err("a function after `template <…>`"),
+                _ if paren_open.is_none() && self.angle_step(k, &mut angles, &mut k) => {}
                 // An attribute's arguments (`template <int N> __launch_bounds__(256) __global__
                 // void k(…)`, CUDA C++ Programming Guide, "Launch Bounds") are not the
                 // function's parameter list.
@@ -826,8 +829,10 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            // `f(Number<N>)` given a `Number<4>`: `N = 4` ([temp.deduct.type]/8).
-            if let Some(a) = self.deduce_from_class(&p.name, &deduce_class, args) {
+            // `f(Number<N>)` given a `Number<4>`: `N = 4` ([temp.deduct.type]/8); `f(cg::
+            // thread_block_tile<N> const& g)` given a tile of 16: `N = 16`.
+            let a = self.deduce_from_class(&p.name, &deduce_class, args);
+            if let Some(a) = a.or_else(|| self.deduce_tile_arg(name, p, args)) {
                 bound[k] = Some(a);
                 continue;
             }

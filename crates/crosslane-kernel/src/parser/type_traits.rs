@@ -1,5 +1,6 @@
 //! `<type_traits>` as kernels use it (C++17 [meta]): the value traits `std::is_same_v<A, B>`,
-//! `is_integral_v`, `is_floating_point_v`, `is_arithmetic_v`, `is_signed_v`, `is_unsigned_v`
+//! `is_integral_v`, `is_floating_point_v`, `is_arithmetic_v`, `is_signed_v`, `is_unsigned_v`,
+//! `is_trivially_copyable_v`
 //! (and their `std::is_same<A, B>::value` forms) read as `true`/`false` where they are written;
 //! the type traits `std::conditional_t<C, A, B>`, `std::enable_if_t<C, T>`, `remove_cv_t`,
 //! `remove_const_t`, `remove_reference_t`, `decay_t` (and their `typename …<…>::type` forms)
@@ -80,6 +81,10 @@ fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
         ("is_signed", [a]) => scalar(a)?.is_some_and(|s| s.is_float() || s.is_signed()),
         // `bool` is unsigned: bool(-1) > bool(0) ([meta.unary.prop], is_unsigned).
         ("is_unsigned", [a]) => scalar(a)?.is_some_and(|s| !s.is_float() && !s.is_signed()),
+        // Scalars, the vector types and the half and 8-bit float classes are trivially
+        // copyable ([basic.types]/9; their copy constructors are implicit). A struct is
+        // answered by the caller, which sees its constructors.
+        ("is_trivially_copyable", [TArg::Type(_)]) => true,
         _ => return None,
     })
 }
@@ -116,6 +121,28 @@ impl Parser<'_> {
             }
         }
         let trait_name = base.unwrap_or(&name);
+        if let (true, [TArg::Struct(st)]) = (trait_name == "is_trivially_copyable", &args[..]) {
+            // A struct is trivially copyable without a user-provided copy constructor or
+            // destructor ([class.prop]/1): one with a one-parameter constructor (a copy
+            // constructor or not, the front end does not tell) or a destructor with
+            // statements is not answered.
+            let one_param_ctor = self
+                .structs
+                .get(st)
+                .is_some_and(|d| d.ctors.iter().any(|(n, _)| *n == 1));
+            if one_param_ctor || self.has_destructor(st) {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "`std::{name}<{st}>`: `{st}` declares a one-parameter constructor or a \
+                         destructor, and whether it is trivially copyable is not told here; \
+                         write `true` or `false`"
+                    ),
+                ));
+            }
+            return Ok(Expr::new(ExprKind::Bool(true), span));
+        }
         // The layout traits ([meta.unary.prop]): a scalar, a vector type, `__half` and a struct
         // of the source (no virtual functions or bases here, one access for all members) are
         // trivially copyable and standard-layout; a struct with a user-provided constructor is

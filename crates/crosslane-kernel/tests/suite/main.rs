@@ -6,6 +6,7 @@ mod call_binding;
 mod cells;
 #[path = "../../../crosslane-core/tests/suite/common.rs"]
 mod common;
+mod kernel_amd_shapes;
 mod kernel_amdgcn_dot;
 mod kernel_amdgcn_fp8;
 mod kernel_amdgcn_ids;

@@ -568,8 +568,8 @@ impl Parser<'_> {
     }
 
     /// Lends a sub-parser (a template instance) what the whole source shares: the structs,
-    /// class templates, struct-returning functions, member operators, the synthesized-node counter
-    /// and the functions made so far.
+    /// class templates, struct-returning functions, member operators, the functions with
+    /// `thread_group` parameters, the synthesized-node counter and the functions made so far.
     pub(crate) fn lend(&mut self, sub: &mut Parser<'_>) {
         sub.structs = std::mem::take(&mut self.structs);
         sub.class_templates = std::mem::take(&mut self.class_templates);
@@ -583,6 +583,9 @@ impl Parser<'_> {
         sub.member_ops = std::mem::take(&mut self.member_ops);
         sub.method_templates = std::mem::take(&mut self.method_templates);
         sub.closure_dims = std::mem::take(&mut self.closure_dims);
+        // The device functions with `thread_group` parameters: a call in an instance passes
+        // each group's rank and size too ([`super::super::cg_any`]).
+        sub.any_group_fns = std::mem::take(&mut self.any_group_fns);
         sub.global_vars = self.global_vars.clone();
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
@@ -610,6 +613,7 @@ impl Parser<'_> {
         self.member_ops = std::mem::take(&mut sub.member_ops);
         self.method_templates = std::mem::take(&mut sub.method_templates);
         self.closure_dims = std::mem::take(&mut sub.closure_dims);
+        self.any_group_fns = std::mem::take(&mut sub.any_group_fns);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
         // A class instantiated by the sub-parser (`Conv<float>`, first named in a return

@@ -96,6 +96,30 @@ fn group_layout(fields: &[(String, FieldTy)]) -> (Vec<u64>, u64, u64, u64) {
 }
 
 impl Parser<'_> {
+    /// The value type of member `f` of struct or union `st` when it is a union's view (a
+    /// member not held, [`View`]), or an element of an array member or view (`elem`): what
+    /// `u.data` and `u.reg[i]` read, for deduction and `auto` ([temp.deduct.call]/1,
+    /// [dcl.spec.auto]/4). `None` when `f` is neither.
+    pub(crate) fn member_read_type(&self, st: &str, f: &str, elem: bool) -> Option<ValTy> {
+        let d = self.structs.get(st)?;
+        let field_ty = |name: &str| d.fields.iter().find(|x| x.name == name).map(|x| &x.ty);
+        let ty = match d.views.iter().find(|v| v.name == f) {
+            Some(v) => match (&v.sel, field_ty(&v.field)?) {
+                (Sel::Bytes(t), _) => t.clone(),
+                (Sel::Whole, t) => t.clone(),
+                (Sel::Comp(_), FieldTy::Val(h)) => FieldTy::Val(ValTy::scalar(h.scalar)),
+                (Sel::Elem(_), FieldTy::Arr(h, _)) => FieldTy::Val(*h),
+                _ => return None,
+            },
+            None => field_ty(f)?.clone(),
+        };
+        match (ty, elem) {
+            (FieldTy::Val(v), false) => Some(v),
+            (FieldTy::Arr(v, _), true) => Some(v),
+            _ => None,
+        }
+    }
+
     /// A `union { … };` or `struct { … };` member of struct `sname`, from its keyword to its
     /// `;` (the caller saw the keyword and `{`). Anonymous: the held members become fields of
     /// `sname`, the others views ([`View`]). Named (`union { … } val;`): a struct of its own,
