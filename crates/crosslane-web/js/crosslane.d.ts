@@ -110,7 +110,7 @@ export interface Launch {
   entry?: string;
   /** Blocks launched, 1..=65536; default 1. */
   blocks?: number;
-  /** Threads per block, 1..=1024; default: the kernel's `asc_vf_call` comment, else one warp. */
+  /** Threads per block, 1..=1024 (Ascend C: 1..=2048, the `asc_vf_call` limit); default: the kernel's `asc_vf_call` comment, else one warp. */
   threads_per_block?: number;
   /** Lanes per warp; default: the dialect's. */
   lanes?: number;

@@ -217,7 +217,9 @@ pub struct Launch {
     pub entry: Option<String>,
     /// Blocks launched, 1..=65536.
     pub blocks: Option<usize>,
-    /// Threads per block, 1..=1024 (default: the kernel's `asc_vf_call` comment, else one warp).
+    /// Threads per block, 1 up to the engine's limit for the dialect
+    /// (`crosslane_kernel::exec::max_threads_per_block`: 1024; 2048 for Ascend C) (default: the
+    /// kernel's `asc_vf_call` comment, else one warp).
     pub threads_per_block: Option<usize>,
     /// Lanes per warp (default: the dialect's).
     pub lanes: Option<usize>,

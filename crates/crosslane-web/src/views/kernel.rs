@@ -47,9 +47,8 @@ use std::rc::Rc;
 
 use crosslane_core::scenario::{KernelInputs, View};
 use crosslane_core::Dialect;
-use crosslane_kernel::{
-    LaunchConfig, Limits, PpOptions, UserMacro, MAX_BLOCKS, MAX_THREADS_PER_BLOCK,
-};
+use crosslane_kernel::exec::max_threads_per_block;
+use crosslane_kernel::{LaunchConfig, Limits, PpOptions, UserMacro, MAX_BLOCKS};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -925,7 +924,7 @@ impl KernelView {
                 inputs::field_number(
                     &self.threads.value(),
                     "threads per block",
-                    MAX_THREADS_PER_BLOCK,
+                    threads_ceiling(Dialect::parse(&self.dialect.value()).ok()),
                 )
                 .map_err(|m| ("threads", m))?,
                 inputs::field_number(&self.lanes.value(), "lanes per warp", usize::MAX)
@@ -1453,5 +1452,21 @@ impl KernelView {
         self.op_caption.set_text_content(Some(&d.caption));
         self.drawn = Some(drawn);
         Ok(())
+    }
+}
+
+/// The most threads per block the page's field takes: the engine's limit for the picked dialect
+/// ([`max_threads_per_block`]: 2048 for Ascend C, `asc_vf_call`'s `threadNums`; 1024 for the
+/// others, CUDA C++ Programming Guide, "Thread Hierarchy"), or, with the dialect taken from the
+/// source, the largest of them, the engine then refusing a block over the detected dialect's
+/// limit with its own message.
+fn threads_ceiling(picked: Option<Dialect>) -> usize {
+    match picked {
+        Some(d) => max_threads_per_block(d),
+        None => Dialect::ALL
+            .into_iter()
+            .map(max_threads_per_block)
+            .max()
+            .unwrap_or(1),
     }
 }
