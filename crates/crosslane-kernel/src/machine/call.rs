@@ -429,6 +429,12 @@ impl Executor {
                 vals.push(self.eval(w, a, mask, cx));
             }
         }
+        // The work budget ran out while the arguments were evaluated: they hold no values
+        // (`Undef::idle`), so the op is not called (it would report an argument "undefined"
+        // with no reason); the step ends the run with the limit.
+        if self.meter.work_spent() {
+            return out;
+        }
         // A vector operand the vendor's shuffles do not take (`float4`): refused, not split.
         let refused = vals
             .iter()

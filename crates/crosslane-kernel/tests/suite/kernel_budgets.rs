@@ -298,6 +298,38 @@ fn a_diagnostic_every_iteration_is_counted_not_listed() {
 }
 
 #[test]
+fn a_shuffle_cut_short_by_the_work_limit_reports_only_the_limit() {
+    // The budget runs out while a shuffle's arguments are being evaluated: their values were
+    // never computed, so the run ends with the limit and no note that an argument (the literal
+    // lane mask `1`) is undefined.
+    let src = "__global__ void spin(int* out) {\n  int t = threadIdx.x;\n  \
+               while (true) { t = __shfl_xor_sync(0xffffffffu, t, 1); }\n  \
+               out[threadIdx.x] = t;\n}\n";
+    // One loop iteration costs a handful of units: forty budgets in a row end it at every
+    // point of the iteration, the argument evaluation among them.
+    for max_work in 10_000..10_040 {
+        let config = LaunchConfig {
+            limits: Limits {
+                max_work,
+                ..Limits::default()
+            },
+            ..LaunchConfig::default()
+        };
+        // Without a trace the loop runs on the typed path, whose calls go through the same op.
+        let t = crosslane_kernel::run_kernel_traced(src, config, crosslane_kernel::TraceMode::None)
+            .unwrap();
+        assert!(matches!(&t.outcome, Some(Outcome::Limit(h)) if h.resource == Resource::Work));
+        let undefined: Vec<_> = t
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.contains("is undefined"))
+            .map(|d| d.message.clone())
+            .collect();
+        assert!(undefined.is_empty(), "max_work {max_work}: {undefined:?}");
+    }
+}
+
+#[test]
 fn too_many_distinct_diagnostics_end_in_and_n_more() {
     // 300 lines each reading an uninitialized variable: 300 distinct diagnostics, 100 kept.
     let body: String = (0..300)
