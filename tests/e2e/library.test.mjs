@@ -24,11 +24,14 @@ const DEMO = new URL('demo.html', PAGE_URL).href;
 
 let browser;
 let page;
+// Responses of 400 or more while the demo page loads (a missing favicon is a console error).
+const missing = [];
 before(async () => {
   assert.ok(existsSync(CLI), `the CLI binary ${CLI} (built by cargo test; CROSSLANE_CLI overrides)`);
   browser = await launch({ width: 1000, height: 1200 });
   page = await browser.context.newPage();
   page.on('pageerror', (e) => browser.pageErrors.push(String(e)));
+  page.on('response', (r) => { if (r.status() >= 400) missing.push(`${r.status()} ${r.url()}`); });
   await page.goto(DEMO);
   await page.evaluate(async () => {
     window.crosslane = await import('./crosslane.js');
@@ -92,6 +95,10 @@ const REQUESTS = [
   { dialect: 'cuda', op: '__shfl_xor_sync', type: 'i64', values: 'lane*300000000000000', params: { lane_mask: 1 } },
   { dialect: 'cuda', op: '__ballot_sync', active: 0x0f0f0f0f, values: 'lane*2' },
 ];
+
+test('the demo page loads with no missing file (its icon is inline, as the page\'s)', () => {
+  assert.deepEqual(missing, []);
+});
 
 test('runOp equals `crosslane op --json` across dialects', async () => {
   let compared = 0;
