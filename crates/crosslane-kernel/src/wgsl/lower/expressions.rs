@@ -112,7 +112,9 @@ impl Lower<'_> {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
-                        "entry point arguments must be built-in values",
+                        "a structure of entry point inputs used as a whole value: the \
+                         emulator reads its members (`inputs.subgroup_size`); read the members \
+                         you need into `let`s and pass those",
                     ))
                 }
             },
@@ -120,6 +122,9 @@ impl Lower<'_> {
                 if let Expression::FunctionArgument(i) = self.func.expressions[*base] {
                     if let Some(b) = self.arg_builtin(i) {
                         return self.builtin_value(b, Some(*index), at);
+                    }
+                    if let Some(b) = self.arg_member_builtin(i, *index) {
+                        return self.builtin_value(b, k, at);
                     }
                 }
                 if let Some(e) = self.modf_frexp_member(*base, *index, k, d, at)? {

@@ -63,6 +63,7 @@ mod matrix;
 mod names;
 mod overrides;
 mod places;
+pub(crate) use places::struct_member_builtin;
 mod private;
 mod statements;
 mod switch;

@@ -762,6 +762,37 @@ impl Lower<'_> {
             _ => None,
         }
     }
+
+    /// The built-in value of member `m` of entry point parameter `i` when that parameter is
+    /// a structure of built-in values (WGSL spec, § Entry Point Inputs and Outputs: an entry
+    /// point's input may be a structure whose members carry `@builtin` attributes, as in
+    /// `fn main(inputs: ComputeInputs)` with `inputs.subgroup_size`).
+    pub(super) fn arg_member_builtin(&self, i: u32, m: u32) -> Option<BuiltIn> {
+        if !self.entry_args {
+            return None;
+        }
+        let arg = self.func.arguments.get(i as usize)?;
+        struct_member_builtin(&self.shader.module, arg, m)
+    }
+}
+
+/// The `@builtin` of member `m` of an entry point parameter whose type is a structure of
+/// entry point inputs (WGSL spec, § Entry Point Inputs and Outputs).
+pub(crate) fn struct_member_builtin(
+    module: &naga::Module,
+    arg: &naga::FunctionArgument,
+    m: u32,
+) -> Option<BuiltIn> {
+    if arg.binding.is_some() {
+        return None;
+    }
+    match &module.types[arg.ty].inner {
+        TypeInner::Struct { members, .. } => match members.get(m as usize)?.binding {
+            Some(naga::Binding::BuiltIn(b)) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether a pointer parameter of `space` to `pointee` is held as a pointer to its first cell
