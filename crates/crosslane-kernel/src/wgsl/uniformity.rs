@@ -178,8 +178,6 @@ impl Walk<'_> {
                 let arg = self.func.arguments.get(*i as usize)?;
                 match arg.binding {
                     Some(naga::Binding::BuiltIn(b)) => builtin_varying(b),
-                    // A structure of entry point inputs as a whole: varying when one of its
-                    // built-in members is.
                     None if is_input_struct(module, arg) => input_struct_varying(module, arg),
                     _ if self.params.get(*i as usize).copied().unwrap_or(true) => Some(format!(
                         "parameter `{}`",
@@ -217,18 +215,7 @@ impl Walk<'_> {
             Expression::WorkGroupUniformLoadResult { .. } => None,
             Expression::Load { pointer } => self.get(*pointer),
             Expression::Access { base, index } => self.get(*base).or_else(|| self.get(*index)),
-            Expression::AccessIndex { base, index } => {
-                // A member of a structure of entry point inputs: that built-in's answer.
-                if let Expression::FunctionArgument(i) = self.func.expressions[*base] {
-                    let member = self.func.arguments.get(i as usize).and_then(|arg| {
-                        super::lower::struct_member_builtin(module, arg, *index)
-                    });
-                    if let Some(b) = member {
-                        return builtin_varying(b);
-                    }
-                }
-                self.get(*base)
-            }
+            Expression::AccessIndex { base, .. } => self.get(*base),
             Expression::Unary { expr, .. } | Expression::As { expr, .. } => self.get(*expr),
             Expression::Binary { left, right, .. } => self.get(*left).or_else(|| self.get(*right)),
             Expression::Select {
@@ -766,8 +753,10 @@ fn is_input_struct(module: &naga::Module, arg: &naga::FunctionArgument) -> bool 
             if members.iter().any(|m| m.binding.is_some()))
 }
 
-/// A structure of entry point inputs as a whole value: varying when one of its built-in
-/// members is.
+/// A structure of entry point inputs: varying when one of its built-in members is, for the
+/// parameter as a whole and so for every member read from it (the WGSL spec's uniformity
+/// analysis has one node per parameter; Tint refuses `if (inputs.size > 4u) { subgroupAdd(…) }`
+/// when `inputs` also holds `subgroup_invocation_id`).
 fn input_struct_varying(module: &naga::Module, arg: &naga::FunctionArgument) -> Option<String> {
     let naga::TypeInner::Struct { members, .. } = &module.types[arg.ty].inner else {
         return None;

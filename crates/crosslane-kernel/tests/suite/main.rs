@@ -118,4 +118,5 @@ mod wgsl_fixes;
 mod wgsl_gaps;
 mod wgsl_layout;
 mod wgsl_private;
+mod wgsl_relax;
 mod wgsl_uniformity;
