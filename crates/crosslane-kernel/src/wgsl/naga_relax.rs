@@ -42,23 +42,24 @@ pub enum Relax {
 pub fn classify(e: &ValidationError) -> Option<Relax> {
     match e {
         ValidationError::EntryPoint {
-            source: EntryPointError::Argument(_, VaryingError::InvalidMultiDimensionalSubgroupBuiltIn),
+            source:
+                EntryPointError::Argument(_, VaryingError::InvalidMultiDimensionalSubgroupBuiltIn),
             ..
         } => Some(Relax::FlattenWorkgroups),
         ValidationError::Function {
             handle,
-            source: FunctionError::InvalidArgumentPointerSpace { index, space, .. },
+            source:
+                FunctionError::InvalidArgumentPointerSpace {
+                    index,
+                    space:
+                        AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::WorkGroup,
+                    ..
+                },
             ..
-        } if matches!(
-            space,
-            AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::WorkGroup
-        ) =>
-        {
-            Some(Relax::PointerParameter {
-                function: *handle,
-                index: *index as u32,
-            })
-        }
+        } => Some(Relax::PointerParameter {
+            function: *handle,
+            index: *index as u32,
+        }),
         _ => None,
     }
 }
@@ -79,7 +80,9 @@ pub fn apply(copy: &mut Module, r: &Relax) -> bool {
             }
             changed
         }
-        Relax::PointerParameter { function, index } => drop_pointer_parameter(copy, function, index),
+        Relax::PointerParameter { function, index } => {
+            drop_pointer_parameter(copy, function, index)
+        }
     }
 }
 

@@ -11,7 +11,12 @@ use crosslane_core::result::Level;
 use crosslane_kernel::wgsl::run_wgsl;
 use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
 
-fn config(lanes: usize, groups: usize, fills: &[(&str, &str)], len: &[(&str, usize)]) -> LaunchConfig {
+fn config(
+    lanes: usize,
+    groups: usize,
+    fills: &[(&str, &str)],
+    len: &[(&str, usize)],
+) -> LaunchConfig {
     let mut c = LaunchConfig {
         lanes: Some(lanes),
         grid_dim: Some([groups, 1, 1]),
@@ -79,8 +84,14 @@ fn a_structure_of_builtin_inputs_reads_each_member() {
         920308, 920408, 920508, 920608, 920708, 281008, 281108, 281208, 281308, 281408, 281508,
         281608, 281708, 921008, 921108, 921208, 921308, 921408, 921508, 921608, 921708,
     ];
-    let t = run(STRUCT_INPUTS, config(8, 2, &[("out", "zero")], &[("out", 32)]));
-    assert_eq!(ints(&t, "out"), want.into_iter().map(Some).collect::<Vec<_>>());
+    let t = run(
+        STRUCT_INPUTS,
+        config(8, 2, &[("out", "zero")], &[("out", 32)]),
+    );
+    assert_eq!(
+        ints(&t, "out"),
+        want.into_iter().map(Some).collect::<Vec<_>>()
+    );
 }
 
 /// Tint: rejects ("'subgroupAdd' must only be called from subgroup uniform control flow"): a
@@ -133,12 +144,15 @@ fn main(@builtin(local_invocation_index) li: u32,
 ";
     // Python: [li % 8 + 100*(li // 8) + 1000*sum(range(8*(li//8), 8*(li//8)+8)) for li in range(32)]
     let want: Vec<i128> = vec![
-        28000, 28001, 28002, 28003, 28004, 28005, 28006, 28007, 92100, 92101, 92102, 92103,
-        92104, 92105, 92106, 92107, 156200, 156201, 156202, 156203, 156204, 156205, 156206,
-        156207, 220300, 220301, 220302, 220303, 220304, 220305, 220306, 220307,
+        28000, 28001, 28002, 28003, 28004, 28005, 28006, 28007, 92100, 92101, 92102, 92103, 92104,
+        92105, 92106, 92107, 156200, 156201, 156202, 156203, 156204, 156205, 156206, 156207,
+        220300, 220301, 220302, 220303, 220304, 220305, 220306, 220307,
     ];
     let t = run(src, config(8, 1, &[("out", "zero")], &[("out", 32)]));
-    assert_eq!(ints(&t, "out"), want.into_iter().map(Some).collect::<Vec<_>>());
+    assert_eq!(
+        ints(&t, "out"),
+        want.into_iter().map(Some).collect::<Vec<_>>()
+    );
 }
 
 /// Tint: accepts helpers taking `ptr<storage, …>` (called with two different buffers),
@@ -201,6 +215,11 @@ fn a_pointer_parameter_passed_a_member_is_refused_with_what_to_write() {
 fn f(p: ptr<storage, array<f32, 4>, read_write>) { p[0] = 1.0; }
 @compute @workgroup_size(1) fn main() { f(&s.v); }
 ";
-    let e = run_wgsl(src, config(4, 1, &[], &[])).unwrap_err().to_string();
-    assert!(e.contains("unrestricted_pointer_parameters") && e.contains("f(&buf)"), "{e}");
+    let e = run_wgsl(src, config(4, 1, &[], &[]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("unrestricted_pointer_parameters") && e.contains("f(&buf)"),
+        "{e}"
+    );
 }

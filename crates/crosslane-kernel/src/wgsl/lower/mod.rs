@@ -63,7 +63,6 @@ mod matrix;
 mod names;
 mod overrides;
 mod places;
-pub(crate) use places::struct_member_builtin;
 mod private;
 mod statements;
 mod switch;

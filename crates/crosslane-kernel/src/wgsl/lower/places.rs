@@ -778,7 +778,7 @@ impl Lower<'_> {
 
 /// The `@builtin` of member `m` of an entry point parameter whose type is a structure of
 /// entry point inputs (WGSL spec, § Entry Point Inputs and Outputs).
-pub(crate) fn struct_member_builtin(
+fn struct_member_builtin(
     module: &naga::Module,
     arg: &naga::FunctionArgument,
     m: u32,
