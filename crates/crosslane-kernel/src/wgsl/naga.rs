@@ -540,6 +540,10 @@ pub fn parse_limited(
             vertex_subgroup_error(&module, &text, &e).unwrap_or_else(|| naga_error(&text, &e))
         );
     };
+    if let Some((at, m)) = tint_refusals(&module) {
+        let (line, col) = line_col(&text, at);
+        return Err(KernelError::new(line, col, m));
+    }
     if let Some((at, m)) = super::f16_bitcast::silent_in_ir(&module, &info, &text) {
         let (line, col) = line_col(&text, at);
         return Err(KernelError::new(line, col, m));
@@ -833,4 +837,77 @@ mod directive_tests {
             panic!("{e}");
         }
     }
+}
+
+/// Calls naga 30 accepts and the WGSL spec (and Tint) refuse at shader creation, found in the
+/// IR before anything runs: `subgroupBallot()` without its `bool` (a naga extension; WGSL spec,
+/// § Subgroup Built-in Functions, `subgroupBallot(pred: bool)`; Tint: "no matching call"), and
+/// a constant `subgroupBroadcast` id outside [0, 128) or `quadBroadcast` id outside [0, 4)
+/// (same sections: a const-expression id out of range is a shader-creation error; Tint: "the
+/// id argument of quadBroadcast must be less than 4"). The byte offset and the message.
+fn tint_refusals(module: &naga::Module) -> Option<(usize, String)> {
+    use naga::{Expression as E, GatherMode as G, Literal as L, Statement as S};
+    let bodies = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|ep| &ep.function));
+    for f in bodies {
+        let found = super::walk::find_statement(&f.body, |s, sp| {
+            let at = || sp.to_range().map_or(0, |r| r.start);
+            match s {
+                S::SubgroupBallot {
+                    predicate: None, ..
+                } => Some((
+                    at(),
+                    "subgroupBallot() needs its bool argument: write `subgroupBallot(true)` \
+                     (WGSL spec, Subgroup Built-in Functions: subgroupBallot(pred: bool); naga \
+                     accepts the empty form, Tint refuses it: \"no matching call to \
+                     'subgroupBallot()'\")"
+                        .to_string(),
+                )),
+                S::SubgroupGather {
+                    mode: G::Broadcast(h) | G::QuadBroadcast(h),
+                    ..
+                } => {
+                    let (name, limit) = match s {
+                        S::SubgroupGather {
+                            mode: G::QuadBroadcast(_),
+                            ..
+                        } => ("quadBroadcast", 4i128),
+                        _ => ("subgroupBroadcast", 128),
+                    };
+                    // The id as written, or inside the `u32(…)` `widen_ids` puts around it.
+                    let mut id = *h;
+                    if let E::As { expr, .. } = f.expressions[id] {
+                        id = expr;
+                    }
+                    let v = match f.expressions[id] {
+                        E::Literal(L::U32(v)) => i128::from(v),
+                        E::Literal(L::I32(v)) => i128::from(v),
+                        E::Literal(L::AbstractInt(v)) => i128::from(v),
+                        _ => return None,
+                    };
+                    (!(0..limit).contains(&v)).then(|| {
+                        (
+                            f.expressions
+                                .get_span(id)
+                                .to_range()
+                                .map_or_else(at, |r| r.start),
+                            format!(
+                                "the id argument of {name} must be in [0, {limit}), got {v}: a \
+                                 const-expression id out of range is a shader-creation error \
+                                 (WGSL spec, Subgroup Built-in Functions; Tint refuses it too)"
+                            ),
+                        )
+                    })
+                }
+                _ => None,
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }

@@ -223,3 +223,38 @@ fn f(p: ptr<storage, array<f32, 4>, read_write>) { p[0] = 1.0; }
         "{e}"
     );
 }
+
+/// Shapes naga 30 accepts and Tint refuses at shader creation, refused before the run at the
+/// place Tint names: `subgroupBallot()` without its bool (Tint: "no matching call to
+/// 'subgroupBallot()'", 5:12), a constant `quadBroadcast` id of 4 (Tint: "the id argument of
+/// quadBroadcast must be less than 4", 5:30) and `subgroupBroadcast` ids 128 and -1 (Tint:
+/// "… must be less than 128" / "… greater than or equal to zero", 5:34). Ids 3 and 127 are
+/// accepted by both.
+#[test]
+fn calls_tint_refuses_at_shader_creation_are_refused_before_the_run() {
+    let shader = |call: &str| {
+        format!(
+            "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) li: u32) {{
+  out[0] = {call};
+}}
+"
+        )
+    };
+    let c = || config(32, 1, &[("out", "zero")], &[("out", 1)]);
+    for (call, col, words) in [
+        ("subgroupBallot().x", 12, "subgroupBallot(true)"),
+        ("quadBroadcast(li, 4u)", 30, "[0, 4), got 4"),
+        ("subgroupBroadcast(li, 128u)", 34, "[0, 128), got 128"),
+        ("subgroupBroadcast(li, -1i)", 34, "[0, 128), got -1"),
+    ] {
+        let e = run_wgsl(&shader(call), c()).unwrap_err();
+        assert_eq!((e.line, e.col), (5, col), "{call}: {e}");
+        assert!(e.to_string().contains(words), "{call}: {e}");
+    }
+    for call in ["quadBroadcast(li, 3u)", "subgroupBallot(true).x"] {
+        run(&shader(call), c());
+    }
+}
