@@ -258,3 +258,32 @@ fn main(@builtin(local_invocation_index) li: u32) {{
         run(&shader(call), c());
     }
 }
+
+/// Tint: accepts. Structures of built-in inputs passed whole to helpers and copied with `let`
+/// (the split into uniform and non-uniform structures that the per-parameter uniformity rule
+/// makes libraries write): each cell of the copy is its member's built-in value.
+#[test]
+fn structures_of_builtin_inputs_pass_whole_to_helpers() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+struct Uniform { @builtin(num_workgroups) nwg: vec3u, @builtin(workgroup_id) wgid: vec3u, @builtin(subgroup_size) sgsz: u32 }
+struct Varying { @builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32 }
+fn linear_group(u: Uniform) -> u32 {
+  return u.wgid.z * u.nwg.y * u.nwg.x + u.wgid.y * u.nwg.x + u.wgid.x;
+}
+fn lane_sum(u: Uniform, v: Varying) -> u32 {
+  return subgroupAdd(v.sgid) + u.sgsz * 1000u;
+}
+@compute @workgroup_size(8)
+fn main(uni: Uniform, var_in: Varying) {
+  let copy = var_in;
+  let s = lane_sum(uni, var_in);
+  out[linear_group(uni) * 8u + copy.lidx] = s + copy.gid.x * 100000u;
+}
+";
+    // 4 lanes: subgroupAdd(0..3) = 6, plus 4 * 1000, plus gid.x * 100000 (gid.x = 0..15).
+    // Python: [6 + 4000 + g * 100000 for g in range(16)]
+    let t = run(src, config(4, 2, &[("out", "zero")], &[("out", 16)]));
+    let want: Vec<Option<i128>> = (0..16).map(|g| Some(4006 + g * 100_000)).collect();
+    assert_eq!(ints(&t, "out"), want);
+}

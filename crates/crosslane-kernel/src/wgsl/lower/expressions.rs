@@ -108,15 +108,20 @@ impl Lower<'_> {
                         None => self.ident(&name, at),
                     }
                 }
-                None => {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "a structure of entry point inputs used as a whole value: the \
-                         emulator reads its members (`inputs.subgroup_size`); read the members \
-                         you need into `let`s and pass those",
-                    ))
-                }
+                None => match k.and_then(|c| self.arg_member_at_cell(*i, c)) {
+                    // Cell `c` of a structure of built-in inputs passed whole (`helper(inputs)`,
+                    // `let b = inputs;`): the member's built-in, component by component.
+                    Some((b, comp)) => self.builtin_value(b, comp, at)?,
+                    None => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "an entry point parameter that is neither a built-in value nor a \
+                             structure of them: the emulator runs compute shaders, whose \
+                             inputs are built-in values",
+                        ))
+                    }
+                },
             },
             Expression::AccessIndex { base, index } => {
                 if let Expression::FunctionArgument(i) = self.func.expressions[*base] {

@@ -776,6 +776,37 @@ impl Lower<'_> {
     }
 }
 
+impl Lower<'_> {
+    /// For cell `c` of entry point parameter `i`, a structure of built-in inputs held in its
+    /// layout's cells (WGSL § Alignment and Size): the built-in of the member the cell
+    /// belongs to, and the component within it (`None` for a scalar member).
+    pub(super) fn arg_member_at_cell(&self, i: u32, c: u32) -> Option<(BuiltIn, Option<u32>)> {
+        if !self.entry_args {
+            return None;
+        }
+        let arg = self.func.arguments.get(i as usize)?;
+        let module = &self.shader.module;
+        let inner = &module.types[arg.ty].inner;
+        let TypeInner::Struct { members, .. } = inner else {
+            return None;
+        };
+        let w = types::cell_width(module, inner).max(1);
+        let (m, start) = members
+            .iter()
+            .enumerate()
+            .map(|(m, mem)| (m, mem.offset / w))
+            .rfind(|&(_, start)| start <= c)?;
+        let b = struct_member_builtin(module, arg, m as u32)?;
+        let comp = c - start;
+        let vector = matches!(module.types[members[m].ty].inner, TypeInner::Vector { .. });
+        match (vector, comp) {
+            (true, _) => Some((b, Some(comp))),
+            (false, 0) => Some((b, None)),
+            (false, _) => None,
+        }
+    }
+}
+
 /// The `@builtin` of member `m` of an entry point parameter whose type is a structure of
 /// entry point inputs (WGSL spec, § Entry Point Inputs and Outputs).
 fn struct_member_builtin(
