@@ -15,6 +15,7 @@ pub mod inherited;
 pub mod lower;
 pub mod math;
 pub mod naga;
+pub mod naga_relax;
 pub mod override_eval;
 pub mod scan;
 pub mod uniformity;

@@ -16,6 +16,9 @@
 //! - `requires subgroup_id;` — naga 30 does not know the language extension (it accepts the
 //!   `subgroup_id` and `num_subgroups` built-in values without it, as Tint does);
 //!   [`blank_requires_subgroup_id`] removes it before naga sees it.
+//! - a subgroup id built-in in a 2-D or 3-D workgroup, and pointer parameters in the
+//!   `storage`, `uniform` and `workgroup` address spaces — validated on a copy
+//!   ([`super::naga_relax`]).
 //! - subgroup uniformity — naga 30 has no `subgroup_uniformity` analysis;
 //!   [`super::uniformity`] implements the common cases.
 
@@ -493,24 +496,54 @@ pub fn parse_limited(
         .subgroup_stages(naga::valid::ShaderStages::COMPUTE | naga::valid::ShaderStages::FRAGMENT)
         .subgroup_operations(SubgroupOperationSet::all());
     let mut module = module;
-    let info = match validator.validate(&module) {
-        Ok(info) => info,
-        Err(e) if is_id_type_error(e.as_inner()) => {
+    // naga 30 refusals Tint does not share (`super::naga_relax`): validated on a copy with the
+    // rule out of the way; the module as parsed is what runs. Each relaxation changes the copy
+    // or ends the loop, and there are at most one per function parameter plus one.
+    let mut copy: Option<naga::Module> = None;
+    let mut widened = false;
+    let budget = 2 + module
+        .functions
+        .iter()
+        .map(|(_, f)| f.arguments.len())
+        .sum::<usize>();
+    let mut tries = 0;
+    let info = loop {
+        tries += 1;
+        let result = validator.validate(copy.as_ref().unwrap_or(&module));
+        let e = match result {
+            Ok(info) => break info,
+            Err(e) => e,
+        };
+        if tries > budget {
+            return Err(naga_error(&text, &e));
+        }
+        if !widened && is_id_type_error(e.as_inner()) {
             // naga 30 gap: only u32 ids. The spec allows i32 too; wrap every id in u32(…)
             // (a no-op for u32; an i32 keeps its bits, and a negative one is out of range,
             // indeterminate, as the spec says for any id outside the subgroup) and validate
             // again. A second refusal is a real type error and is reported.
+            widened = true;
             widen_ids(&mut module);
-            validator
-                .validate(&module)
-                .map_err(|e| naga_error(&text, &e))?
+            if let Some(c) = copy.as_mut() {
+                widen_ids(c);
+            }
+            continue;
         }
-        Err(e) => {
-            return Err(
-                vertex_subgroup_error(&module, &text, &e).unwrap_or_else(|| naga_error(&text, &e))
-            )
+        if let Some(r) = super::naga_relax::classify(e.as_inner()) {
+            let c = copy.get_or_insert_with(|| module.clone());
+            if super::naga_relax::apply(c, &r) {
+                continue;
+            }
+            return Err(naga_error(&text, &e));
         }
+        return Err(
+            vertex_subgroup_error(&module, &text, &e).unwrap_or_else(|| naga_error(&text, &e))
+        );
     };
+    if let Some((at, m)) = tint_refusals(&module) {
+        let (line, col) = line_col(&text, at);
+        return Err(KernelError::new(line, col, m));
+    }
     if let Some((at, m)) = super::f16_bitcast::silent_in_ir(&module, &info, &text) {
         let (line, col) = line_col(&text, at);
         return Err(KernelError::new(line, col, m));
@@ -628,6 +661,14 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
              it to a 32-bit float of the same bits, not a vector (WGSL spec, § 17.2 bitcast \
              allows it; Tint accepts it); write `vec2<f16>(unpack2x16float(u))` instead"
         ));
+    }
+    if msg.contains("which can't be passed into functions") {
+        msg.push_str(
+            " (the WGSL language extension unrestricted_pointer_parameters allows storage, \
+             uniform and workgroup pointer parameters, and Tint accepts them; the emulator \
+             takes them when the calls pass a whole variable, `f(&buf)`: pass the whole \
+             buffer and index it in the helper)",
+        );
     }
     if msg.contains("Subgroup operation") && msg.contains("const-expression") {
         msg.push_str(
@@ -796,4 +837,77 @@ mod directive_tests {
             panic!("{e}");
         }
     }
+}
+
+/// Calls naga 30 accepts and the WGSL spec (and Tint) refuse at shader creation, found in the
+/// IR before anything runs: `subgroupBallot()` without its `bool` (a naga extension; WGSL spec,
+/// § Subgroup Built-in Functions, `subgroupBallot(pred: bool)`; Tint: "no matching call"), and
+/// a constant `subgroupBroadcast` id outside [0, 128) or `quadBroadcast` id outside [0, 4)
+/// (same sections: a const-expression id out of range is a shader-creation error; Tint: "the
+/// id argument of quadBroadcast must be less than 4"). The byte offset and the message.
+fn tint_refusals(module: &naga::Module) -> Option<(usize, String)> {
+    use naga::{Expression as E, GatherMode as G, Literal as L, Statement as S};
+    let bodies = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|ep| &ep.function));
+    for f in bodies {
+        let found = super::walk::find_statement(&f.body, |s, sp| {
+            let at = || sp.to_range().map_or(0, |r| r.start);
+            match s {
+                S::SubgroupBallot {
+                    predicate: None, ..
+                } => Some((
+                    at(),
+                    "subgroupBallot() needs its bool argument: write `subgroupBallot(true)` \
+                     (WGSL spec, Subgroup Built-in Functions: subgroupBallot(pred: bool); naga \
+                     accepts the empty form, Tint refuses it: \"no matching call to \
+                     'subgroupBallot()'\")"
+                        .to_string(),
+                )),
+                S::SubgroupGather {
+                    mode: G::Broadcast(h) | G::QuadBroadcast(h),
+                    ..
+                } => {
+                    let (name, limit) = match s {
+                        S::SubgroupGather {
+                            mode: G::QuadBroadcast(_),
+                            ..
+                        } => ("quadBroadcast", 4i128),
+                        _ => ("subgroupBroadcast", 128),
+                    };
+                    // The id as written, or inside the `u32(…)` `widen_ids` puts around it.
+                    let mut id = *h;
+                    if let E::As { expr, .. } = f.expressions[id] {
+                        id = expr;
+                    }
+                    let v = match f.expressions[id] {
+                        E::Literal(L::U32(v)) => i128::from(v),
+                        E::Literal(L::I32(v)) => i128::from(v),
+                        E::Literal(L::AbstractInt(v)) => i128::from(v),
+                        _ => return None,
+                    };
+                    (!(0..limit).contains(&v)).then(|| {
+                        (
+                            f.expressions
+                                .get_span(id)
+                                .to_range()
+                                .map_or_else(at, |r| r.start),
+                            format!(
+                                "the id argument of {name} must be in [0, {limit}), got {v}: a \
+                                 const-expression id out of range is a shader-creation error \
+                                 (WGSL spec, Subgroup Built-in Functions; Tint refuses it too)"
+                            ),
+                        )
+                    })
+                }
+                _ => None,
+            }
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }

@@ -175,22 +175,10 @@ impl Walk<'_> {
         let e = &self.func.expressions[h];
         match e {
             Expression::FunctionArgument(i) => {
-                match self.func.arguments.get(*i as usize)?.binding {
-                    Some(naga::Binding::BuiltIn(b)) => match b {
-                        BuiltIn::LocalInvocationId => Some("local_invocation_id".into()),
-                        BuiltIn::LocalInvocationIndex => Some("local_invocation_index".into()),
-                        BuiltIn::GlobalInvocationId => Some("global_invocation_id".into()),
-                        BuiltIn::SubgroupInvocationId => Some("subgroup_invocation_id".into()),
-                        // A fragment entry point's inputs (checked when the module holds one
-                        // beside the compute entry, `super::prepare`): each fragment's own.
-                        BuiltIn::Position { .. } => Some("position".into()),
-                        BuiltIn::FrontFacing => Some("front_facing".into()),
-                        BuiltIn::SampleIndex => Some("sample_index".into()),
-                        BuiltIn::SampleMask => Some("sample_mask".into()),
-                        BuiltIn::PrimitiveIndex => Some("primitive_index".into()),
-                        // subgroup_id is the same in every invocation of a subgroup.
-                        _ => None,
-                    },
+                let arg = self.func.arguments.get(*i as usize)?;
+                match arg.binding {
+                    Some(naga::Binding::BuiltIn(b)) => builtin_varying(b),
+                    None if is_input_struct(module, arg) => input_struct_varying(module, arg),
                     _ if self.params.get(*i as usize).copied().unwrap_or(true) => Some(format!(
                         "parameter `{}`",
                         self.func.arguments[*i as usize]
@@ -735,4 +723,46 @@ pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
     unique.retain(|f| f.barrier || filter.is_some());
     unique.sort_by_key(|f| (f.line, f.col));
     unique
+}
+
+/// Why an entry point's built-in input value may differ between invocations (WGSL spec,
+/// § Uniformity Analysis: the invocation ids are non-uniform; the sizes, `workgroup_id`,
+/// `num_workgroups` and `subgroup_id` are uniform within a subgroup), or `None`.
+fn builtin_varying(b: BuiltIn) -> Option<String> {
+    match b {
+        BuiltIn::LocalInvocationId => Some("local_invocation_id".into()),
+        BuiltIn::LocalInvocationIndex => Some("local_invocation_index".into()),
+        BuiltIn::GlobalInvocationId => Some("global_invocation_id".into()),
+        BuiltIn::SubgroupInvocationId => Some("subgroup_invocation_id".into()),
+        // A fragment entry point's inputs (checked when the module holds one beside the
+        // compute entry, `super::prepare`): each fragment's own.
+        BuiltIn::Position { .. } => Some("position".into()),
+        BuiltIn::FrontFacing => Some("front_facing".into()),
+        BuiltIn::SampleIndex => Some("sample_index".into()),
+        BuiltIn::SampleMask => Some("sample_mask".into()),
+        BuiltIn::PrimitiveIndex => Some("primitive_index".into()),
+        // subgroup_id is the same in every invocation of a subgroup.
+        _ => None,
+    }
+}
+
+/// Whether an unbound parameter is a structure with built-in members (entry point inputs).
+fn is_input_struct(module: &naga::Module, arg: &naga::FunctionArgument) -> bool {
+    arg.binding.is_none()
+        && matches!(&module.types[arg.ty].inner, naga::TypeInner::Struct { members, .. }
+            if members.iter().any(|m| m.binding.is_some()))
+}
+
+/// A structure of entry point inputs: varying when one of its built-in members is, for the
+/// parameter as a whole and so for every member read from it (the WGSL spec's uniformity
+/// analysis has one node per parameter; Tint refuses `if (inputs.size > 4u) { subgroupAdd(…) }`
+/// when `inputs` also holds `subgroup_invocation_id`).
+fn input_struct_varying(module: &naga::Module, arg: &naga::FunctionArgument) -> Option<String> {
+    let naga::TypeInner::Struct { members, .. } = &module.types[arg.ty].inner else {
+        return None;
+    };
+    members.iter().find_map(|m| match m.binding {
+        Some(naga::Binding::BuiltIn(b)) => builtin_varying(b),
+        _ => None,
+    })
 }

@@ -121,4 +121,5 @@ mod wgsl_fixes;
 mod wgsl_gaps;
 mod wgsl_layout;
 mod wgsl_private;
+mod wgsl_relax;
 mod wgsl_uniformity;

@@ -108,18 +108,28 @@ impl Lower<'_> {
                         None => self.ident(&name, at),
                     }
                 }
-                None => {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "entry point arguments must be built-in values",
-                    ))
-                }
+                None => match k.and_then(|c| self.arg_member_at_cell(*i, c)) {
+                    // Cell `c` of a structure of built-in inputs passed whole (`helper(inputs)`,
+                    // `let b = inputs;`): the member's built-in, component by component.
+                    Some((b, comp)) => self.builtin_value(b, comp, at)?,
+                    None => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "an entry point parameter that is neither a built-in value nor a \
+                             structure of them: the emulator runs compute shaders, whose \
+                             inputs are built-in values",
+                        ))
+                    }
+                },
             },
             Expression::AccessIndex { base, index } => {
                 if let Expression::FunctionArgument(i) = self.func.expressions[*base] {
                     if let Some(b) = self.arg_builtin(i) {
                         return self.builtin_value(b, Some(*index), at);
+                    }
+                    if let Some(b) = self.arg_member_builtin(i, *index) {
+                        return self.builtin_value(b, k, at);
                     }
                 }
                 if let Some(e) = self.modf_frexp_member(*base, *index, k, d, at)? {

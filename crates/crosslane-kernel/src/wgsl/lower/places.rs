@@ -762,6 +762,68 @@ impl Lower<'_> {
             _ => None,
         }
     }
+
+    /// The built-in value of member `m` of entry point parameter `i` when that parameter is
+    /// a structure of built-in values (WGSL spec, § Entry Point Inputs and Outputs: an entry
+    /// point's input may be a structure whose members carry `@builtin` attributes, as in
+    /// `fn main(inputs: ComputeInputs)` with `inputs.subgroup_size`).
+    pub(super) fn arg_member_builtin(&self, i: u32, m: u32) -> Option<BuiltIn> {
+        if !self.entry_args {
+            return None;
+        }
+        let arg = self.func.arguments.get(i as usize)?;
+        struct_member_builtin(&self.shader.module, arg, m)
+    }
+}
+
+impl Lower<'_> {
+    /// For cell `c` of entry point parameter `i`, a structure of built-in inputs held in its
+    /// layout's cells (WGSL § Alignment and Size): the built-in of the member the cell
+    /// belongs to, and the component within it (`None` for a scalar member).
+    pub(super) fn arg_member_at_cell(&self, i: u32, c: u32) -> Option<(BuiltIn, Option<u32>)> {
+        if !self.entry_args {
+            return None;
+        }
+        let arg = self.func.arguments.get(i as usize)?;
+        let module = &self.shader.module;
+        let inner = &module.types[arg.ty].inner;
+        let TypeInner::Struct { members, .. } = inner else {
+            return None;
+        };
+        let w = types::cell_width(module, inner).max(1);
+        let (m, start) = members
+            .iter()
+            .enumerate()
+            .map(|(m, mem)| (m, mem.offset / w))
+            .rfind(|&(_, start)| start <= c)?;
+        let b = struct_member_builtin(module, arg, m as u32)?;
+        let comp = c - start;
+        let vector = matches!(module.types[members[m].ty].inner, TypeInner::Vector { .. });
+        match (vector, comp) {
+            (true, _) => Some((b, Some(comp))),
+            (false, 0) => Some((b, None)),
+            (false, _) => None,
+        }
+    }
+}
+
+/// The `@builtin` of member `m` of an entry point parameter whose type is a structure of
+/// entry point inputs (WGSL spec, § Entry Point Inputs and Outputs).
+fn struct_member_builtin(
+    module: &naga::Module,
+    arg: &naga::FunctionArgument,
+    m: u32,
+) -> Option<BuiltIn> {
+    if arg.binding.is_some() {
+        return None;
+    }
+    match &module.types[arg.ty].inner {
+        TypeInner::Struct { members, .. } => match members.get(m as usize)?.binding {
+            Some(naga::Binding::BuiltIn(b)) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether a pointer parameter of `space` to `pointee` is held as a pointer to its first cell
