@@ -486,6 +486,9 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        if let Some(next) = self.host_kernel_ptr_decl(st, k, close) {
+            return next;
+        }
         // `cudaMalloc(&a, n), cudaMalloc(&b, m);`: a comma expression of runtime calls runs
         // each in order (C++17 [expr.comma]/1); each part is read as its own statement (a part
         // holds no comma at its top level, so this is one level deep).
@@ -647,6 +650,9 @@ impl Parser<'_> {
             };
             let cfg = split_commas(toks, cfg_from, cfg_to);
             let args = split_commas(toks, args_open + 1, args_close);
+            let kernel = self
+                .kernel_var_instance(st, &kernel, &args)
+                .unwrap_or(kernel);
             self.launch(st, kernel, k, &cfg, &args);
             return end + 1;
         }
