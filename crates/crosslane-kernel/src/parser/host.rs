@@ -486,7 +486,12 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
-        if let Some(next) = self.host_kernel_ptr_decl(st, k, close) {
+        // A kernel held in a function pointer; `h.push_back(v);` / `h.resize(n);` of a vector.
+        let member = matches!(tok(k + 1), Some(Tok::Punct(".")));
+        if let Some(next) = self
+            .host_kernel_ptr_decl(st, k, close)
+            .or_else(|| member.then(|| self.host_cells_stmt(st, k, close)).flatten())
+        {
             return next;
         }
         // `cudaMalloc(&a, n), cudaMalloc(&b, m);`: a comma expression of runtime calls runs
