@@ -429,9 +429,7 @@ impl Parser<'_> {
     /// [expr.call]/4: a pointer parameter is initialized with the argument, so both name one
     /// device allocation.
     fn read_call(&mut self, site: &CallSite, caller: Option<&mut HostState>) -> Option<HostVal> {
-        let Some(f) = self.host_fns.get(&site.name).cloned() else {
-            return None;
-        };
+        let f = self.host_fns.get(&site.name).cloned()?;
         // The callee's state: file-scope constants, then each parameter bound.
         let mut inner = HostState {
             name: site.name.clone(),
