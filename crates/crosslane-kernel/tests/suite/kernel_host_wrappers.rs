@@ -5,7 +5,10 @@
 //! sized by `size()`, a helper returning the device's warp size, and a fill helper template.
 //! Each expected value is worked out by hand from the program's own arithmetic, beside it.
 
-use crate::support::{floats, ints, run_default};
+use crate::support::{floats, has, ints, run_default, run_finished};
+use crosslane_core::op::Dialect;
+use crosslane_core::Level;
+use crosslane_kernel::LaunchConfig;
 
 /// `run(d, n)` of `template <typename T> void run(T* d, int n)`: `T` is deduced from `d`'s
 /// declared `float*` (C++17 [temp.deduct.call]/4), the launch names `scale<T>`.
@@ -270,4 +273,68 @@ int main() {
         floats(&t, "d"),
         [1.0, 3.0, 5.0, 7.0, 9.0, 11.0].map(Some).to_vec()
     );
+}
+
+#[test]
+fn hip_tests_get_warp_size_helper_gives_the_wavefront() {
+    // HIP on gfx942: warpSize 64, so ws = 64 and the block is one wavefront; d[i] = v + i
+    // shuffled down by 1: 64 + i + 1 for i < 63, lane 63 (source 64 out of the wavefront)
+    // keeps its own 64 + 63 = 127 (HIP __shfl_down: a source past the width returns the
+    // caller's value).
+    let src = "\
+__global__ void k(int* d, int v) { d[threadIdx.x] = __shfl_down(v + (int)threadIdx.x, 1); }
+static int getWarpSize() {
+  int device;
+  HIP_CHECK(hipGetDevice(&device));
+  hipDeviceProp_t props;
+  HIP_CHECK(hipGetDeviceProperties(&props, device));
+  return props.warpSize;
+}
+int main() {
+  const int ws = getWarpSize();
+  int* d;
+  HIP_CHECK(hipMalloc(&d, ws * sizeof(int)));
+  hipLaunchKernelGGL(k, dim3(1), dim3(ws), 0, 0, d, ws);
+  return 0;
+}
+";
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        ..LaunchConfig::default()
+    };
+    let t = run_finished(src, config);
+    let want: Vec<_> = (0..64)
+        .map(|i: i128| Some(if i < 63 { 65 + i } else { 127 }))
+        .collect();
+    assert_eq!(ints(&t, "d"), want);
+}
+
+#[test]
+fn a_helper_return_not_read_leaves_the_variable_unknown_not_its_old_value() {
+    // `ws = getWs(0);` over `ws = 3`: the helper has two returns, so its value is not read;
+    // `ws` is unknown after the call (it held 3 before, which the program no longer has).
+    let src = "\
+__global__ void k(int* d, int v) { d[threadIdx.x] = v; }
+int getWs(int dev) {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, dev);
+  if (prop.warpSize > 100) return 1;
+  return prop.warpSize;
+}
+int main() {
+  int ws = 3;
+  ws = getWs(0);
+  int* d;
+  cudaMalloc(&d, 4 * sizeof(int));
+  k<<<1, 4>>>(d, ws);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(ints(&t, "d"), vec![None; 4]);
+    assert!(has(
+        &t,
+        Level::Warning,
+        "the value host function `getWs` returns"
+    ));
 }
