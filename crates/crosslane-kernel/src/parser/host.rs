@@ -655,9 +655,6 @@ impl Parser<'_> {
             };
             let cfg = split_commas(toks, cfg_from, cfg_to);
             let args = split_commas(toks, args_open + 1, args_close);
-            let kernel = self
-                .kernel_var_instance(st, &kernel, &args)
-                .unwrap_or(kernel);
             self.launch(st, kernel, k, &cfg, &args);
             return end + 1;
         }
@@ -1347,6 +1344,10 @@ impl Parser<'_> {
         cfg: &[(usize, usize)],
         args: &[(usize, usize)],
     ) {
+        // A kernel held in a function pointer variable (`host_kernel_ptr`).
+        let kernel = self
+            .kernel_var_instance(st, &kernel, args)
+            .unwrap_or(kernel);
         let toks = self.toks;
         let span = Span {
             line: toks[at].line,

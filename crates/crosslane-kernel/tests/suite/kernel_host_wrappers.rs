@@ -338,3 +338,24 @@ int main() {
         "the value host function `getWs` returns"
     ));
 }
+
+#[test]
+fn hip_launch_kernel_ggl_of_a_function_pointer_variable_runs_its_kernel() {
+    // `auto fn = k;` then hipLaunchKernelGGL(fn, …, d, 10): d[i] = 10 + i over 4 threads.
+    let src = "\
+__global__ void k(int* d, int v) { d[threadIdx.x] = v + threadIdx.x; }
+int main() {
+  int* d;
+  hipMalloc(&d, 4 * sizeof(int));
+  auto fn = k;
+  hipLaunchKernelGGL(fn, dim3(1), dim3(4), 0, 0, d, 10);
+  return 0;
+}
+";
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        ..LaunchConfig::default()
+    };
+    let t = run_finished(src, config);
+    assert_eq!(ints(&t, "d"), [10, 11, 12, 13].map(Some).to_vec());
+}
