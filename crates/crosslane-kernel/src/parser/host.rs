@@ -486,6 +486,14 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // A kernel held in a function pointer; `h.push_back(v);` / `h.resize(n);` of a vector.
+        let member = matches!(tok(k + 1), Some(Tok::Punct(".")));
+        if let Some(next) = self
+            .host_kernel_ptr_decl(st, k, close)
+            .or_else(|| member.then(|| self.host_cells_stmt(st, k, close)).flatten())
+        {
+            return next;
+        }
         // `cudaMalloc(&a, n), cudaMalloc(&b, m);`: a comma expression of runtime calls runs
         // each in order (C++17 [expr.comma]/1); each part is read as its own statement (a part
         // holds no comma at its top level, so this is one level deep).
@@ -1336,6 +1344,10 @@ impl Parser<'_> {
         cfg: &[(usize, usize)],
         args: &[(usize, usize)],
     ) {
+        // A kernel held in a function pointer variable (`host_kernel_ptr`).
+        let kernel = self
+            .kernel_var_instance(st, &kernel, args)
+            .unwrap_or(kernel);
         let toks = self.toks;
         let span = Span {
             line: toks[at].line,

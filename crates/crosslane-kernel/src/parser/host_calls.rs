@@ -236,9 +236,33 @@ impl Parser<'_> {
         let end = (args_close + 1..close)
             .find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))
             .unwrap_or(close);
+        // A function template's type parameters not given (`run(d, n)` of `template <class
+        // T> void run(T* d, int n)`): deduced from the arguments as a kernel launch's are
+        // ([temp.deduct.call]/2-4).
+        let ranges = split_commas(toks, open + 1, args_close);
+        let given = self.host_fns.get(&name).map_or(0, |f| f.tparams.len());
+        if known && targs.len() < given && targs.iter().all(|t| t.0.is_some() || t.1.is_some()) {
+            let as_targs: Option<Vec<_>> = targs
+                .iter()
+                .map(|t| match t {
+                    (Some(ty), _) => Some(super::targs::TArg::Type(*ty)),
+                    (None, Some(HostVal::Int(v))) => Some(super::targs::TArg::Value(*v)),
+                    _ => None,
+                })
+                .collect();
+            if let Some(as_targs) = as_targs {
+                let deduced = self.deduce_from_launch(st, &name, &as_targs, &ranges);
+                for t in deduced.iter().skip(targs.len()) {
+                    match t {
+                        super::targs::TArg::Type(ty) => targs.push((Some(*ty), None)),
+                        _ => break,
+                    }
+                }
+            }
+        }
         // What the caller knows of each argument.
         let mut args = Vec::new();
-        for (a, b) in split_commas(toks, open + 1, args_close) {
+        for (a, b) in ranges {
             let mut arg = ArgInfo {
                 value: self.host_value(st, a, b),
                 ..ArgInfo::default()
@@ -286,14 +310,41 @@ impl Parser<'_> {
             args,
             depth: self.host_call_depth,
         };
+        // `int ws = getWarpSize();`: the variable the call's value initializes or is assigned
+        // to, when the call is the whole right side.
+        let target = (at > k && end == args_close + 1)
+            .then(|| match tok(at - 2) {
+                Some(Tok::Ident(v)) if matches!(tok(at - 1), Some(Tok::Punct("="))) => {
+                    Some((v.clone(), at - 1))
+                }
+                _ => None,
+            })
+            .flatten();
         // A call that binds nothing reads as the function's own definition did.
         let binds = !site.targs.is_empty()
             || site.args.iter().any(|a| {
                 a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
             });
         if known {
-            if binds {
-                self.read_call(&site, Some(st));
+            if binds || target.is_some() {
+                let v = self.read_call(&site, Some(st));
+                if let Some((var, eq)) = target {
+                    match v.and_then(|v| self.to_declared(k, eq, v)) {
+                        Some(v) => {
+                            st.unknown.remove(&var);
+                            st.env.insert(var, v);
+                        }
+                        None => {
+                            st.env.remove(&var);
+                            let why = format!(
+                                "the value host function `{}` returns at line {} is not read \
+                                 (read: a single `return` of a constant as its last statement)",
+                                site.name, site.span.line
+                            );
+                            Self::mark_unknown(st, std::slice::from_ref(&var), &why);
+                        }
+                    }
+                }
             }
             return Some(end + 1);
         }
@@ -377,10 +428,8 @@ impl Parser<'_> {
     /// `call_written` so that the call is not also an unknown write of it. C++17
     /// [expr.call]/4: a pointer parameter is initialized with the argument, so both name one
     /// device allocation.
-    fn read_call(&mut self, site: &CallSite, caller: Option<&mut HostState>) {
-        let Some(f) = self.host_fns.get(&site.name).cloned() else {
-            return;
-        };
+    fn read_call(&mut self, site: &CallSite, caller: Option<&mut HostState>) -> Option<HostVal> {
+        let f = self.host_fns.get(&site.name).cloned()?;
         // The callee's state: file-scope constants, then each parameter bound.
         let mut inner = HostState {
             name: site.name.clone(),
@@ -453,6 +502,7 @@ impl Parser<'_> {
         while i < f.close {
             i = self.host_statement(&mut inner, i, f.close).max(i + 1);
         }
+        let returned = self.returned_value(&inner, f.open, f.close);
         self.host_call_depth -= 1;
         for (t, old) in saved_aliases.into_iter().rev() {
             match old {
@@ -532,6 +582,68 @@ impl Parser<'_> {
             ),
             "C++17 [expr.call]/4 (each parameter is initialized with its argument), [temp.arg]",
         );
+        returned
+    }
+
+    /// The value a host function whose body is `open..close` returns, read after its body:
+    /// its one `return e;` (the body's last statement, at its top level, the only `return`)
+    /// with `e` a constant of `st`, converted to the return type ([stmt.return]/2: the
+    /// returned value copy-initializes the call's result). `None` otherwise.
+    fn returned_value(&mut self, st: &HostState, open: usize, close: usize) -> Option<HostVal> {
+        let toks = self.toks;
+        let body = toks.get(open + 1..close)?;
+        let mut returns = body
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| matches!(&t.tok, Tok::Ident(w) if w == "return"));
+        let (r, _) = returns.next()?;
+        if returns.next().is_some() {
+            return None;
+        }
+        let r = open + 1 + r;
+        // At the top level: no brace opens between the body's `{` and the `return`.
+        let mut depth = 0i32;
+        for t in &toks[open + 1..r] {
+            match t.tok {
+                Tok::Punct("{") => depth += 1,
+                Tok::Punct("}") => depth -= 1,
+                _ => {}
+            }
+        }
+        let semi = (r + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
+        if depth != 0 || semi + 1 != close || semi == r + 1 {
+            return None;
+        }
+        let v = self.host_value(st, r + 1, semi)?;
+        // The return type: the words before the function's name, the name before the
+        // parameter list that ends just before the body.
+        let params_close = (open.saturating_sub(8)..open)
+            .rev()
+            .find(|&i| matches!(toks[i].tok, Tok::Punct(")")))?;
+        let mut depth = 0usize;
+        let params_open = (0..=params_close).rev().take(4096).find(|&i| {
+            match toks[i].tok {
+                Tok::Punct(")") => depth += 1,
+                Tok::Punct("(") => {
+                    depth -= 1;
+                    return depth == 0;
+                }
+                _ => {}
+            }
+            false
+        })?;
+        let name_at = params_open.checked_sub(1)?;
+        let mut ret_from = name_at;
+        while ret_from > 0
+            && matches!(toks[ret_from - 1].tok, Tok::Ident(ref w)
+                if !matches!(w.as_str(), "__host__" | "static" | "inline" | "template"))
+        {
+            ret_from -= 1;
+        }
+        if ret_from == name_at {
+            return None;
+        }
+        self.to_declared(ret_from, name_at + 1, v)
     }
 
     /// A control statement's head in host code, read past so that what it controls is read as

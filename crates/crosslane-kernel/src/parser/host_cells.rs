@@ -50,6 +50,54 @@ pub(super) struct RunCells {
     written: Vec<String>,
 }
 
+impl RunCells {
+    /// Whether host array `h`'s cells are read in this evaluation.
+    pub(super) fn has_array(&self, h: &str) -> bool {
+        self.arrays.contains_key(h)
+    }
+
+    /// `h.push_back(v)` / `h.emplace_back(v)` (C++17 [vector.modifiers]: appends `v`, converted
+    /// to the element type) or `h.resize(n[, v])` ([vector.capacity]/15: the new cells are
+    /// value-initialized, 0, or copies of `v`; cells past `n` are erased) on host vector `h`'s
+    /// cells, `vals` the arguments' values.
+    pub(super) fn vec_member(&mut self, h: &str, m: &str, vals: &[HostVal]) -> Result<(), String> {
+        let Some((v, s)) = self.arrays.get_mut(h) else {
+            return Err(format!("`{h}` has no cells read here"));
+        };
+        let s = *s;
+        let conv = |x: HostVal| {
+            x.convert(s).and_then(HostVal::text).ok_or_else(|| {
+                format!(
+                    "the value stored in `{h}` does not convert to its element type \
+                     (undefined, C++17 [conv.fpint]/1)"
+                )
+            })
+        };
+        let full = || format!("`{h}` grows past {MAX_CELLS} cells read here");
+        match (m, vals) {
+            ("push_back" | "emplace_back", [x]) => {
+                if v.len() as i128 >= MAX_CELLS {
+                    return Err(full());
+                }
+                v.push(conv(*x)?);
+            }
+            ("resize", [n, rest @ ..]) if rest.len() <= 1 => {
+                let n = n
+                    .int()
+                    .filter(|n| (0..=MAX_CELLS).contains(n))
+                    .ok_or_else(full)?;
+                let fill = conv(rest.first().copied().unwrap_or(HostVal::Int(0)))?;
+                v.resize(usize::try_from(n).map_err(|_| full())?, fill);
+            }
+            _ => return Err(format!("`{h}.{m}(…)` is not read here")),
+        }
+        if !self.written.iter().any(|w| w == h) {
+            self.written.push(h.to_string());
+        }
+        Ok(())
+    }
+}
+
 /// Cell `i` of a host array: the array's length, its element type, and the cell's text (`None`
 /// when `i` is outside the array); `None` for no array read here.
 type CellOf<'a> = dyn Fn(&str, usize) -> Option<(usize, Scalar, Option<String>)> + 'a;
@@ -472,6 +520,10 @@ impl Parser<'_> {
         for h in written {
             if let Some((v, _)) = arrays.remove(&h) {
                 st.unknown.remove(&h);
+                // A vector's `push_back` / `resize`: its length is the cells' count.
+                if let Some(len) = st.arrays.get_mut(&h) {
+                    *len = v.len() as i128;
+                }
                 st.fills.insert(h, (v, line));
             }
         }
@@ -493,8 +545,13 @@ impl Parser<'_> {
             // `++*p;`, `--*(h + 1);`.
             Tok::Punct("++" | "--") => matches!(tok(k + 1), Some(Tok::Punct("*"))),
             Tok::Ident(n) => {
-                matches!(tok(k + 1), Some(Tok::Punct("[")))
-                    && (self.cell_array(st, n).is_some() || Self::host_cell_ptr(st, n).is_some())
+                (matches!(tok(k + 1), Some(Tok::Punct("[")))
+                    && (self.cell_array(st, n).is_some() || Self::host_cell_ptr(st, n).is_some()))
+                    // `h.push_back(v);`, `h.resize(n);` of a host vector.
+                    || (matches!(tok(k + 1), Some(Tok::Punct(".")))
+                        && matches!(tok(k + 2), Some(Tok::Ident(m))
+                            if matches!(m.as_str(), "push_back" | "emplace_back" | "resize"))
+                        && self.cell_array(st, n).is_some())
             }
             _ => false,
         };

@@ -39,7 +39,8 @@ impl Parser<'_> {
         from: usize,
         to: usize,
     ) -> Option<Vec<Token>> {
-        if st.array_bytes.is_empty() || to > self.toks.len() || from >= to {
+        if (st.array_bytes.is_empty() && st.arrays.is_empty()) || to > self.toks.len() || from >= to
+        {
             return None;
         }
         let toks = &self.toks[from..to];
@@ -65,6 +66,36 @@ impl Parser<'_> {
                 (Some("sizeof"), Some(Tok::Ident(n)), _, _) => (Some(n.as_str()), 2),
                 _ => (None, 1),
             };
+            // `h.size()` of a host vector whose length is known (C++17 [container.requirements]:
+            // the number of elements, a `size_t`).
+            let size = match (
+                word(&toks[k]),
+                toks.get(k + 1).map(|t| &t.tok),
+                toks.get(k + 2).and_then(word),
+            ) {
+                (Some(h), Some(Tok::Punct(".")), Some("size"))
+                    if matches!(toks.get(k + 3).map(|t| &t.tok), Some(Tok::Punct("(")))
+                        && matches!(toks.get(k + 4).map(|t| &t.tok), Some(Tok::Punct(")")))
+                        && !st.unknown.contains_key(h) =>
+                {
+                    st.arrays.get(h).and_then(|&n| u64::try_from(n).ok())
+                }
+                _ => None,
+            };
+            if let Some(n) = size {
+                out.push(Token {
+                    tok: Tok::Int {
+                        value: n,
+                        unsigned: true,
+                        long: true,
+                    },
+                    end: toks[k + 4].end,
+                    ..toks[k].clone()
+                });
+                any = true;
+                k += 5;
+                continue;
+            }
             match name.and_then(|n| st.array_bytes.get(n)) {
                 Some(&bytes) => {
                     out.push(Token {
@@ -502,7 +533,13 @@ impl Parser<'_> {
         let float_elem = toks[k + 4..c]
             .iter()
             .any(|t| matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "float" | "double")));
+        // The element type, for the cells `push_back` / `resize` / `h[i] = v` change
+        // (`host_cells`).
+        let elem = self.host_type(k + 4, c).filter(|v| v.lanes <= 1);
         for (a, b) in split_commas(toks, c + 1, end) {
+            if let (Some(v), Some(Tok::Ident(n))) = (elem, word(a)) {
+                self.host_scalars.insert(n.clone(), v.scalar);
+            }
             self.vector_declarator(st, k, a, b, float_elem);
         }
         true

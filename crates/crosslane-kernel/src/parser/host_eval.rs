@@ -665,7 +665,46 @@ impl Parser<'_> {
             }
             return Ok(());
         }
+        if let Some(r) = self.run_vec_member(run, a, b) {
+            return r;
+        }
         self.eval_range(run, a, b).map(|_| ())
+    }
+
+    /// `h.push_back(e)`, `h.emplace_back(e)` or `h.resize(n[, v])` over `a..b` on a host vector
+    /// whose cells this evaluation reads ([`super::host_cells::RunCells::vec_member`]); `None`
+    /// for any other statement.
+    fn run_vec_member(
+        &mut self,
+        run: &mut Run<'_>,
+        a: usize,
+        b: usize,
+    ) -> Option<Result<(), String>> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let (
+            Some(Tok::Ident(h)),
+            Some(Tok::Punct(".")),
+            Some(Tok::Ident(m)),
+            Some(Tok::Punct("(")),
+        ) = (tok(a), tok(a + 1), tok(a + 2), tok(a + 3))
+        else {
+            return None;
+        };
+        if !matches!(m.as_str(), "push_back" | "emplace_back" | "resize")
+            || self.closing(a + 3) != Some(b - 1)
+            || !run.cells.has_array(h)
+        {
+            return None;
+        }
+        let mut vals = Vec::new();
+        for (x, y) in super::host::split_commas(toks, a + 4, b - 1) {
+            match self.eval_range(run, x, y) {
+                Ok(v) => vals.push(v),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(run.cells.vec_member(h, m, &vals))
     }
 
     /// `if (c) … [else …]` at `k`: when `c` is a constant here, only the branch it takes is read

@@ -111,6 +111,9 @@ pub(super) struct HostState {
     /// allocation (`host_d2d`), since host code last wrote those cells: their `at` counts
     /// from the allocation's start.
     pub(super) dev_copies: HashMap<String, Vec<crate::ast::DevCopy>>,
+    /// Function pointer variables holding a kernel (`auto kernel = &k<float, 4>;`, `void
+    /// (*f)(float*, int) = k;`): the token index of the kernel's name (`host_kernel_ptr`).
+    pub(super) kernel_vars: HashMap<String, usize>,
 }
 
 impl HostState {

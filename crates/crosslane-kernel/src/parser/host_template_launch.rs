@@ -174,7 +174,7 @@ impl Parser<'_> {
     /// parameter whose type is it (`T v`: the argument's type, [temp.deduct.call]/2-4 with
     /// top-level cv-qualifiers and references dropped) or a pointer to it (`T* p`: the
     /// pointee of a host pointer whose declaration is read, [temp.deduct.call]/4.2).
-    fn deduce_from_launch(
+    pub(super) fn deduce_from_launch(
         &mut self,
         st: &HostState,
         name: &str,

@@ -98,6 +98,7 @@ mod host_eval;
 mod host_fill_loop;
 mod host_for_each;
 mod host_items;
+mod host_kernel_ptr;
 mod host_launch_api;
 mod host_loop_launch;
 mod host_math;

@@ -522,6 +522,18 @@ impl Parser<'_> {
                 .collect();
             let before = self.launches.len();
             self.record_host_fn(&name, names, tparams, (body_open, end), before);
+        } else if let Some(body_open) = body_open.filter(|_| !device) {
+            // `template <class T> void init(T* a, int n) { for (…) a[i] = …; }`: a fill
+            // helper template, read at its calls with `T` bound ([`super::host_calls`]).
+            let names = super::host::param_names(&self.toks[open + 1..close]);
+            if super::host::fills_param(&self.toks[body_open..end], &names) {
+                let tparams = params
+                    .iter()
+                    .map(|p| (p.name.clone(), p.value.is_none()))
+                    .collect();
+                let at = self.launches.len();
+                self.record_host_fn(&name, names, tparams, (body_open, end), at);
+            }
         }
         // The definition of a template declared before it takes the declaration's place.
         let key = if body_open.is_some()
