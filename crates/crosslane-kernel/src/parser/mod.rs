@@ -95,6 +95,7 @@ pub(crate) mod host_d2d;
 mod host_decl;
 mod host_device;
 mod host_eval;
+mod host_fill_call;
 mod host_fill_loop;
 mod host_for_each;
 mod host_items;
