@@ -11,9 +11,12 @@
 //! function, so the captured variables are found before: each name of an enclosing scope's
 //! variable the body spells (not after `.`, `->` or `::`) is a member of the closure, by
 //! reference or by copy as the capture list says ([expr.prim.lambda.capture]/8, /10; naming a
-//! variable the body then hides only captures one more member, unread). Refused, named: a
-//! captured struct variable (capture its members into scalars first), `auto...` packs, a generic
-//! lambda inside a member function that reads the class's members (`[this]`).
+//! variable the body then hides only captures one more member, unread). A captured struct
+//! variable used through member paths (`s.data[i]`, `s.inner.x`, ck_tile's multi-word shuffle)
+//! is each leaf variable those paths name, captured as a scalar or array is and spelled as one
+//! name in the instance's tokens. Refused, named: a captured struct used whole (capture its
+//! members into scalars first), `auto...` packs, a generic lambda inside a member function that
+//! reads the class's members (`[this]`).
 
 use super::structs::{Field, FieldTy, StructDef};
 use super::{PResult, Parser};

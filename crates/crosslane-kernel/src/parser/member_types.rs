@@ -59,6 +59,15 @@ impl Parser<'_> {
     /// (position kept) for any other alias.
     pub(super) fn member_ptr_alias(&mut self, sname: &str) -> bool {
         let save = self.pos;
+        // Only a declaration spelling a `*` before its `;` (and no function type's `(`).
+        let star = self.toks[self.pos..]
+            .iter()
+            .take(64)
+            .take_while(|t| !matches!(t.tok, Tok::Punct(";" | "{" | "}" | "(")))
+            .any(|t| matches!(t.tok, Tok::Punct("*")));
+        if !star {
+            return false;
+        }
         let using = self.is_word("using");
         self.bump();
         let name = if using {
