@@ -88,7 +88,6 @@ impl Parser<'_> {
         let body_close = self.closing(body_open).ok_or_else(|| never(self.span()))?;
         let body: Vec<Token> = self.toks[body_open..=body_close].to_vec();
         self.pos = body_close + 1;
-        let body = body;
 
         // The captures: enclosing variables the body names.
         let mut captured: Vec<(String, Ty, bool)> = Vec::new();
