@@ -1256,6 +1256,21 @@ fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {
         bad.get_or_insert(e.span);
         return;
     }
+    // `inner(p)`: the pointer passed on to a further function is `&x` again, so that call
+    // binds its own parameter to the same local (a struct pointer passed on, `outer(&s)`
+    // calling `inner(p)`, is each of its leaves' pointers).
+    if let ExprKind::Call(_, args) = &mut e.kind {
+        for a in args.iter_mut() {
+            if is_p(a) {
+                let span = a.span;
+                let id = Expr::new(ExprKind::Ident(p.to_string()), span);
+                *a = Expr::new(ExprKind::AddrOf(Box::new(id)), span);
+            } else {
+                alias_deref(a, p, bad);
+            }
+        }
+        return;
+    }
     e.kind.for_each_child_mut(|c| alias_deref(c, p, bad));
 }
 

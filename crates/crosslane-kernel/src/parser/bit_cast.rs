@@ -11,6 +11,7 @@
 
 use super::{PResult, Parser};
 use crate::ast::*;
+use crate::lexer::Tok;
 use crate::types::{Scalar, Ty, ValTy};
 use crate::{reinterpret, KernelError};
 
@@ -19,44 +20,69 @@ impl Parser<'_> {
     pub(super) fn bit_cast(&mut self, span: Span) -> PResult<Expr> {
         let word = self.ident()?;
         // A struct destination (composable_kernel's `thread_buffer<int32_t, 2>`, a local
-        // `struct V { int words[2]; }`) is refused by name: its object representation is not
-        // modelled as one value here.
-        let refuse_struct = |p: &mut Self| -> PResult<()> {
+        // `struct V { int words[2]; }`, one named by a block-scope `using`): read here, the
+        // value then copied byte by byte as `memcpy` does ([`Self::struct_bit_cast`]).
+        let to_struct = |p: &mut Self| -> PResult<Option<String>> {
             let save = p.pos;
-            let s = p.struct_type();
-            p.pos = save;
-            if let Ok(Some(s)) = s {
-                return Err(KernelError::new(
-                    span.line,
-                    span.col,
-                    format!(
-                        "`{word}` to the struct `{s}` is not supported; copy the bytes with \
-                         `memcpy(&dst, &src, sizeof(dst))` into a `{s}` variable"
-                    ),
-                ));
+            match p.struct_type() {
+                Ok(Some(s)) if !matches!(p.peek(0), Tok::Punct("*" | "&")) => Ok(Some(s)),
+                _ => {
+                    p.pos = save;
+                    Ok(None)
+                }
             }
-            Ok(())
         };
-        let to = if word == "bit_cast" {
+        let (to, to_s) = if word == "bit_cast" {
             self.expect_punct("<")?;
-            refuse_struct(self)?;
-            let b = self.base_type()?;
-            let t = self.pointers(b)?.0;
+            let s = to_struct(self)?;
+            let t = if s.is_some() {
+                Ty::Void
+            } else {
+                let b = self.base_type()?;
+                self.pointers(b)?.0
+            };
             if !self.close_angle() {
                 return self.err("`>`");
             }
             self.expect_punct("(")?;
-            t
+            (t, s)
         } else {
             self.expect_punct("(")?;
-            refuse_struct(self)?;
-            let b = self.base_type()?;
-            let t = self.pointers(b)?.0;
+            let s = to_struct(self)?;
+            let t = if s.is_some() {
+                Ty::Void
+            } else {
+                let b = self.base_type()?;
+                self.pointers(b)?.0
+            };
             self.expect_punct(",")?;
-            t
+            (t, s)
         };
         let x = self.assign_expr()?;
         self.expect_punct(")")?;
+        // A struct source: a variable or member as it is, a call returning a struct into the
+        // temporary that call's lowering declares.
+        let mut x = x;
+        let mut from_s = self.struct_of(&x);
+        if from_s.is_none() && matches!(x.kind, ExprKind::Call(..)) && self.expr_type(&x).is_none()
+        {
+            if let Some((fs, leaves)) = self.leaves_of(&x, None)? {
+                let Some(tmp) = temporary_name(&leaves) else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!(
+                            "`{word}` of this `{fs}` value is not supported; store it in a                              `{fs}` variable first"
+                        ),
+                    ));
+                };
+                x = Expr::new(ExprKind::Ident(tmp), x.span);
+                from_s = Some(fs);
+            }
+        }
+        if to_s.is_some() || from_s.is_some() {
+            return self.struct_bit_cast(&word, to, to_s, x, from_s, span);
+        }
         let from = self.expr_type(&x);
         let call = |n: &str, x: Expr| Expr::new(ExprKind::Call(n.into(), vec![x]), span);
         let scalar = |t: Option<ValTy>| t.filter(|v| v.lanes == 1).map(|v| v.scalar);
@@ -113,6 +139,143 @@ impl Parser<'_> {
                 ),
             )),
         }
+    }
+}
+
+impl Parser<'_> {
+    /// `__builtin_bit_cast` / `std::bit_cast` where the destination (`to_s`) or the source
+    /// (`from_s`) is a struct: C++20 [bit.cast]/2, each bit of the result's value
+    /// representation is the bit of the source's object representation at the same place.
+    /// Lowered as `memcpy` lowers ([`super::memcpy`]): the source's scalars at their layout
+    /// offsets (little-endian bytes, as every target here lays them out) copied into a
+    /// temporary of the destination type declared before the statement; the expression is
+    /// that temporary. Sizes must agree ([bit.cast]/1).
+    fn struct_bit_cast(
+        &mut self,
+        word: &str,
+        to: Ty,
+        to_s: Option<String>,
+        x: Expr,
+        from_s: Option<String>,
+        span: Span,
+    ) -> PResult<Expr> {
+        let err = |m: String| Err(KernelError::new(span.line, span.col, m));
+        let to_size = match (&to_s, to) {
+            (Some(s), _) => self.struct_size(s, span)?,
+            (None, Ty::Val(v)) => super::structs::value_layout_of(v).0,
+            _ => {
+                return err(format!(
+                    "`{word}` to a pointer or `void` is not supported here; cast to an \
+                     integer, floating or struct type of the value's size"
+                ))
+            }
+        };
+        let from_size = match (&from_s, self.expr_type(&x)) {
+            (Some(s), _) => self.struct_size(s, span)?,
+            (None, Some(v)) => super::structs::value_layout_of(v).0,
+            (None, None) => {
+                return err(format!(
+                    "`{word}`: the type of this source is not known before the run; store it \
+                     in a variable of its type first"
+                ))
+            }
+        };
+        let name = |s: &Option<String>, t: Ty| match (s, t) {
+            (Some(s), _) => format!("`{s}`"),
+            (None, Ty::Val(v)) => v.name(),
+            _ => "?".into(),
+        };
+        if to_size != from_size {
+            let from_name = match (&from_s, self.expr_type(&x)) {
+                (Some(s), _) => format!("`{s}`"),
+                (None, Some(v)) => v.name(),
+                _ => "?".into(),
+            };
+            return err(format!(
+                "`{word}` from {from_name} ({from_size} bytes) to {} ({to_size} bytes): the \
+                 sizes must be equal (C++20 [bit.cast]/1); cast to a type of {from_size} bytes",
+                name(&to_s, to)
+            ));
+        }
+        // The source as a place to read its bytes from: a variable, member or element as it
+        // is; any other value computed once into a local first.
+        let src = if from_s.is_some() || is_place(&x) {
+            x
+        } else {
+            let Some(v) = self.expr_type(&x) else {
+                return err(format!("`{word}`: store the source in a variable first"));
+            };
+            self.hoisted_local(Ty::Val(v), Some(x), span)
+        };
+        let dst = match &to_s {
+            Some(s) => {
+                let leaves = self.temporary(s, span)?;
+                let Some(tmp) = temporary_name(&leaves) else {
+                    return err(format!(
+                        "`{word}` to the empty struct `{s}` is not supported; it has no bytes"
+                    ));
+                };
+                Expr::new(ExprKind::Ident(tmp), span)
+            }
+            None => self.hoisted_local(to, None, span),
+        };
+        let sp = self.syn_span(span);
+        let d = Expr::new(ExprKind::AddrOf(Box::new(dst.clone())), sp);
+        let s = Expr::new(ExprKind::AddrOf(Box::new(src)), sp);
+        let copy = self.copy_bytes(&d, &s, to_size, false, span, span, word)?;
+        self.push_pre_expr(copy);
+        Ok(dst)
+    }
+
+    /// A fresh local of type `ty` (initialized to `init`, if any) declared in
+    /// [`Parser::pre`]; the local.
+    fn hoisted_local(&mut self, ty: Ty, init: Option<Expr>, span: Span) -> Expr {
+        self.syn_span(span);
+        let name = format!("bits{}", self.syn);
+        self.declare(&name, ty);
+        let sp = self.syn_span(span);
+        let at = Span {
+            line: span.line,
+            col: 1,
+        };
+        self.pre.push(Stmt {
+            kind: StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: name.clone(),
+                    ty,
+                    array: None,
+                    init,
+                    span: sp,
+                    id: NodeId::fresh(),
+                }],
+            ),
+            span: at,
+            end: at,
+        });
+        Expr::new(ExprKind::Ident(name), self.syn_span(span))
+    }
+}
+
+/// The name of the struct temporary whose leaves are `leaves` (`tmp7` of `tmp7.data`).
+fn temporary_name(leaves: &[(String, Expr)]) -> Option<String> {
+    let (path, e) = leaves.first()?;
+    let ExprKind::Ident(n) = &e.kind else {
+        return None;
+    };
+    n.strip_suffix(path.as_str())?
+        .strip_suffix('.')
+        .map(str::to_string)
+}
+
+/// A variable, a member of one or an element of one: a place its bytes can be read from
+/// without evaluating anything twice.
+fn is_place(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) => true,
+        ExprKind::Member(b, _) => is_place(b),
+        ExprKind::Index(b, i) => is_place(b) && super::const_int(i).is_some(),
+        _ => false,
     }
 }
 

@@ -11,9 +11,12 @@
 //! function, so the captured variables are found before: each name of an enclosing scope's
 //! variable the body spells (not after `.`, `->` or `::`) is a member of the closure, by
 //! reference or by copy as the capture list says ([expr.prim.lambda.capture]/8, /10; naming a
-//! variable the body then hides only captures one more member, unread). Refused, named: a
-//! captured struct variable (capture its members into scalars first), `auto...` packs, a generic
-//! lambda inside a member function that reads the class's members (`[this]`).
+//! variable the body then hides only captures one more member, unread). A captured struct
+//! variable used through member paths (`s.data[i]`, `s.inner.x`, ck_tile's multi-word shuffle)
+//! is each leaf variable those paths name, captured as a scalar or array is and spelled as one
+//! name in the instance's tokens. Refused, named: a captured struct used whole (capture its
+//! members into scalars first), `auto...` packs, a generic lambda inside a member function that
+//! reads the class's members (`[this]`).
 
 use super::structs::{Field, FieldTy, StructDef};
 use super::{PResult, Parser};
@@ -89,6 +92,10 @@ impl Parser<'_> {
         // The captures: enclosing variables the body names.
         let mut captured: Vec<(String, Ty, bool)> = Vec::new();
         let mut empties: Vec<(String, String)> = Vec::new();
+        // Member paths of captured structs (`s.data` at token k, spanning n tokens): each is
+        // that leaf variable, captured as a scalar or array is, and spelled as one name in
+        // the instance's body.
+        let mut leaf_uses: Vec<(usize, usize, String)> = Vec::new();
         for (k, t) in body.iter().enumerate() {
             let Tok::Ident(w) = &t.tok else { continue };
             let after_access = k > 0 && matches!(body[k - 1].tok, Tok::Punct("." | "->" | "::"));
@@ -120,6 +127,20 @@ impl Parser<'_> {
                 {
                     empties.push((w.clone(), sname));
                     continue;
+                }
+                // `s.data[i]`, `s.x`: the leaf the member path names ([expr.prim.lambda.
+                // capture]/10: a by-reference capture names the object itself, so each of
+                // its members is the enclosing one).
+                if let Some((n, leaf)) = leaf_path(&body, k, &sv.leaves) {
+                    if let Some(ty) = self.var_type(&leaf) {
+                        if let Some(by_ref) = mode {
+                            if !captured.iter().any(|(c, _, _)| *c == leaf) {
+                                captured.push((leaf.clone(), ty, by_ref));
+                            }
+                            leaf_uses.push((k, n, leaf));
+                            continue;
+                        }
+                    }
                 }
                 return Err(KernelError::new(
                     t.line,
@@ -162,6 +183,27 @@ impl Parser<'_> {
             }
             captured.push((w.clone(), ty, by_ref));
         }
+
+        let body = if leaf_uses.is_empty() {
+            body
+        } else {
+            let mut out = Vec::with_capacity(body.len());
+            let mut k = 0;
+            let mut uses = leaf_uses.into_iter().peekable();
+            while k < body.len() {
+                if let Some((_, n, leaf)) = uses.next_if(|(at, _, _)| *at == k) {
+                    out.push(Token {
+                        tok: Tok::Ident(leaf),
+                        ..body[k].clone()
+                    });
+                    k += n;
+                    continue;
+                }
+                out.push(body[k].clone());
+                k += 1;
+            }
+            out
+        };
 
         self.syn = self.syn.wrapping_add(1);
         let shown = at.shown();
@@ -278,4 +320,31 @@ impl Parser<'_> {
         self.instantiate_method_now(&key, Vec::new(), args, span)
             .map(Some)
     }
+}
+
+/// The leaf variable (one of `leaves`, `s.data`, `s.inner.x`) that the member path starting at
+/// `body[k]` (`s . data`) spells, the longest such, and the tokens it spans.
+fn leaf_path(body: &[Token], k: usize, leaves: &[String]) -> Option<(usize, String)> {
+    let Tok::Ident(w) = &body.get(k)?.tok else {
+        return None;
+    };
+    let mut name = w.clone();
+    let mut n = 1;
+    let mut best = None;
+    // A path is at most as deep as the longest leaf name has dots.
+    let depth = leaves.iter().map(|l| l.matches('.').count()).max()?;
+    for _ in 0..depth {
+        if !matches!(body.get(k + n).map(|t| &t.tok), Some(Tok::Punct("."))) {
+            break;
+        }
+        let Some(Tok::Ident(m)) = body.get(k + n + 1).map(|t| &t.tok) else {
+            break;
+        };
+        name = format!("{name}.{m}");
+        n += 2;
+        if leaves.contains(&name) {
+            best = Some((n, name.clone()));
+        }
+    }
+    best
 }

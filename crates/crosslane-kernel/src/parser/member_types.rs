@@ -21,6 +21,9 @@ pub(super) enum MemberTy {
     Val(ValTy),
     /// A struct (`using Storage = Pair;`).
     Struct(String),
+    /// A pointer to values (`using pointer = T*;`, `typedef float* ptr_t;`): kept in the class
+    /// body by the pointer-alias token pass (`ptr_alias.rs`) so it is a member here too.
+    Ptr(ValTy),
 }
 
 impl Parser<'_> {
@@ -48,6 +51,66 @@ impl Parser<'_> {
         };
         if let Some(def) = self.structs.get_mut(sname) {
             def.member_types.insert(name, ty);
+        }
+    }
+
+    /// A pointer member type at the position (`using pointer = T*;`, `typedef const float*
+    /// cptr;`, [dcl.typedef]/2), read and recorded as a member type of struct `sname`; `false`
+    /// (position kept) for any other alias.
+    pub(super) fn member_ptr_alias(&mut self, sname: &str) -> bool {
+        let save = self.pos;
+        // Only a declaration spelling a `*` before its `;` (and no function type's `(`).
+        let star = self.toks[self.pos..]
+            .iter()
+            .take(64)
+            .take_while(|t| !matches!(t.tok, Tok::Punct(";" | "{" | "}" | "(")))
+            .any(|t| matches!(t.tok, Tok::Punct("*")));
+        if !star {
+            return false;
+        }
+        let using = self.is_word("using");
+        self.bump();
+        let name = if using {
+            let Tok::Ident(n) = self.peek(0).clone() else {
+                self.pos = save;
+                return false;
+            };
+            self.bump();
+            if !self.eat("=") {
+                self.pos = save;
+                return false;
+            }
+            Some(n)
+        } else {
+            None
+        };
+        self.eat("typename");
+        let ty = self
+            .base_type()
+            .and_then(|b| self.pointers(b))
+            .ok()
+            .map(|t| t.0);
+        let name = match name {
+            Some(n) => Some(n),
+            None => match self.peek(0).clone() {
+                Tok::Ident(n) => {
+                    self.bump();
+                    Some(n)
+                }
+                _ => None,
+            },
+        };
+        match (ty, name) {
+            (Some(Ty::Ptr(v)), Some(n)) if self.eat(";") => {
+                if let Some(def) = self.structs.get_mut(sname) {
+                    def.member_types.insert(n, MemberTy::Ptr(v));
+                }
+                true
+            }
+            _ => {
+                self.pos = save;
+                false
+            }
         }
     }
 
@@ -196,6 +259,7 @@ impl Parser<'_> {
         let save = self.pos;
         match self.member_type()? {
             Some(MemberTy::Val(v)) => Ok(Some(Ty::Val(v))),
+            Some(MemberTy::Ptr(v)) => Ok(Some(Ty::Ptr(v))),
             Some(MemberTy::Struct(_)) => {
                 self.pos = save;
                 Ok(None)

@@ -64,12 +64,30 @@ impl Parser<'_> {
                     ),
                 )
             })?;
-        let dst_units = self.byte_units(&dst, n, span)?;
+        self.copy_bytes(&dst, &src, n, set, span, n_at, &word)
+    }
+
+    /// The first `n` bytes of the object `src` points at copied into the one `dst` points at
+    /// (with `set`, `src` is the byte value written into each byte instead), as a comma list
+    /// of scalar assignments; shared by `memcpy`/`memset` and a `__builtin_bit_cast` whose
+    /// source or destination is a struct (`bit_cast.rs`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn copy_bytes(
+        &mut self,
+        dst: &Expr,
+        src: &Expr,
+        n: u64,
+        set: bool,
+        span: Span,
+        n_at: Span,
+        word: &str,
+    ) -> PResult<Expr> {
+        let dst_units = self.byte_units(dst, n, span)?;
         let mut out: Option<Expr> = None;
         let src_units = if set {
             Vec::new()
         } else {
-            self.byte_units(&src, n, span)?
+            self.byte_units(src, n, span)?
         };
         for d in dst_units.iter().filter(|d| d.off < n) {
             let w = crate::reinterpret::scalar_bytes(d.ty) as u64;
@@ -106,7 +124,7 @@ impl Parser<'_> {
                     ));
                 }
             } else {
-                let (start, parts) = self.source_parts(&src_units, d.off, w, n_at, &word)?;
+                let (start, parts) = self.source_parts(&src_units, d.off, w, n_at, word)?;
                 args.push(int(start));
                 args.extend(parts);
             }

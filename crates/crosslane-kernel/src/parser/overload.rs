@@ -67,6 +67,9 @@ pub(super) enum PType {
     VoidPtr,
     /// A struct, by value or reference.
     Struct(String),
+    /// A pointer to a struct (`Base* b`): matched as an unknown form, read where a derived
+    /// object's address is passed (`structs::bases`).
+    StructPtr(String),
     /// A form not read here (a group, a function pointer, a pointer to pointers).
     Unknown,
 }
@@ -168,6 +171,7 @@ fn type_text(t: &PType) -> String {
         PType::Ptr(v) => format!("{}*", crate::vector_types::cuda_name(*v)),
         PType::VoidPtr => "void*".into(),
         PType::Struct(s) => s.clone(),
+        PType::StructPtr(s) => format!("{s}*"),
         PType::Unknown => "?".into(),
     }
 }
@@ -217,7 +221,7 @@ fn rank_no(r: Rank) -> u8 {
 fn ics(a: &AType, zero: bool, q: ArgQual, p: &PSig) -> Ics {
     let no = |why: &str| Ics::No(why.to_string());
     match (&p.ty, a) {
-        (PType::Unknown, _) | (_, AType::Unknown) => Ics::Unknown,
+        (PType::Unknown | PType::StructPtr(_), _) | (_, AType::Unknown) => Ics::Unknown,
         (PType::Val(_), AType::Val(_)) if p.mut_ref && q.konst => {
             no("a reference to non-const cannot bind a const value ([dcl.init.ref]/5)")
         }
@@ -505,10 +509,10 @@ impl Parser<'_> {
                 sub.bump();
             }
             if let Ok(Some(s)) = sub.struct_type() {
-                return if stars == 0 {
-                    PType::Struct(s)
-                } else {
-                    PType::Unknown
+                return match stars {
+                    0 => PType::Struct(s),
+                    1 => PType::StructPtr(s),
+                    _ => PType::Unknown,
                 };
             }
             let Ok(base) = sub.base_type() else {

@@ -124,6 +124,8 @@ pub(super) fn pointer_aliases(tokens: Vec<Token>) -> Vec<Token> {
     // Per open brace: whether it opens a scope (a block or class, not a namespace or
     // `extern "C"`, whose aliases stay in the flattened file's scope).
     let mut braces: Vec<bool> = Vec::new();
+    // Per open brace: whether it opens a class body (`struct S {`, `class C : B {`).
+    let mut class_body: Vec<bool> = Vec::new();
     // A declaration whose first declarator's type was an alias: its nesting depth and the
     // pointer part (`*`, `* const`) each further declarator gets.
     let mut pending: Option<(usize, Vec<Token>)> = None;
@@ -134,6 +136,19 @@ pub(super) fn pointer_aliases(tokens: Vec<Token>) -> Vec<Token> {
         if matches!(&t.tok, Tok::Ident(w) if w == "typedef" || w == "using") {
             if let Some((name, rhs, after)) = declaration(&tokens, k) {
                 let rhs = substitute(&rhs, &aliases);
+                if class_body.last() == Some(&true) {
+                    // A class member: kept (as `using NAME = RHS;`) so that `C::NAME` names
+                    // it from outside ([`super::member_types`]).
+                    let at = |tok: Tok| Token {
+                        tok,
+                        ..tokens[k].clone()
+                    };
+                    out.push(at(Tok::Ident("using".into())));
+                    out.push(at(Tok::Ident(name.clone())));
+                    out.push(at(Tok::Punct("=")));
+                    out.extend(rhs.iter().cloned());
+                    out.push(at(Tok::Punct(";")));
+                }
                 let depth = braces.iter().filter(|&&s| s).count();
                 aliases.push(Alias { depth, name, rhs });
                 k = after;
@@ -153,10 +168,12 @@ pub(super) fn pointer_aliases(tokens: Vec<Token>) -> Vec<Token> {
                     pending = None;
                 }
                 braces.push(!namespace);
+                class_body.push(opens_class(&out));
                 nest += 1;
             }
             Tok::Punct("}") => {
                 let depth = braces.iter().filter(|&&s| s).count();
+                class_body.pop();
                 if braces.pop() == Some(true) {
                     aliases.retain(|a| a.depth < depth);
                 }
@@ -276,4 +293,20 @@ fn declaration_start(out: &[Token]) -> bool {
         Tok::Punct("(") => k >= 2 && word(out.get(k - 2)) == Some("for"),
         _ => false,
     }
+}
+
+/// Whether a `{` written after `out` opens a class body: a `struct`, `class` or `union` key
+/// among the tokens since the last `;`, `{`, `}`, `)` or `=` (at most 64 back), not after
+/// `enum`.
+fn opens_class(out: &[Token]) -> bool {
+    for k in (out.len().saturating_sub(64)..out.len()).rev() {
+        match &out[k].tok {
+            Tok::Punct(";" | "{" | "}" | ")" | "=") => return false,
+            Tok::Ident(w) if matches!(w.as_str(), "struct" | "class" | "union") => {
+                return k == 0 || word(out.get(k - 1)) != Some("enum");
+            }
+            _ => {}
+        }
+    }
+    false
 }

@@ -188,6 +188,12 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             bind_template_args(sub, &each, items);
             continue;
         }
+        // The innermost binding of a name wins ([temp.local]/6: a template parameter hides
+        // the name outside): a class template instantiated inside a function template's
+        // instance whose own `T` named a struct sees its `T` as its own argument.
+        sub.struct_alias.remove(&p.name);
+        sub.aliases.remove(&p.name);
+        sub.group_alias.remove(&p.name);
         match a {
             TArg::Type(v) => {
                 sub.aliases.insert(p.name.clone(), *v);

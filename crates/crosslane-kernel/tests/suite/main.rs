@@ -35,6 +35,7 @@ mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_gaps;
 mod kernel_cxx_idioms;
+mod kernel_cxx_lib2;
 mod kernel_cxx_lib_shapes;
 mod kernel_cxx_semantics;
 mod kernel_cxx_shapes;

@@ -268,6 +268,31 @@ impl Parser<'_> {
     ) -> PResult<Vec<Expr>> {
         let mut out = Vec::new();
         for (i, a) in args.into_iter().enumerate() {
+            // `f(&d)` with `f(Base* b)`: the base subobject's address ([conv.ptr]/3), its
+            // leaves' pointers the run at the base's place among the derived object's.
+            if let ExprKind::AddrOf(x) = &a.kind {
+                let base = self
+                    .struct_of(x)
+                    .and_then(|d| Some((self.base_ptr_param_at(name, i, &d)?, d)));
+                if let Some((b, d)) = base {
+                    let span = a.span;
+                    let all = self.expand_args(vec![a.clone()])?;
+                    let start = self.base_offset(&d, &b).unwrap_or(0);
+                    let n = self.leaves(&b, span)?.len();
+                    if all.len() == self.leaves(&d, span)?.len() && start + n <= all.len() {
+                        out.extend(all.into_iter().skip(start).take(n));
+                        continue;
+                    }
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!(
+                            "a `{d}*` passed as a `{b}*` is not supported in this form; pass the \
+                             object by reference (`{b}& b`, called `{name}(obj)`)"
+                        ),
+                    ));
+                }
+            }
             let base = self
                 .struct_of(&a)
                 .and_then(|d| Some((self.base_param_at(name, i, &d)?, d)));
@@ -287,6 +312,24 @@ impl Parser<'_> {
             out.extend(self.expand_args(vec![a])?);
         }
         Ok(out)
+    }
+
+    /// The base class of `derived` that every declared overload of `name` takes by pointer
+    /// (`Base* b`) at parameter `i`, when there is one such and it is not `derived` itself.
+    fn base_ptr_param_at(&self, name: &str, i: usize, derived: &str) -> Option<String> {
+        use super::super::overload::PType;
+        let mut want: Option<String> = None;
+        for f in self.fn_sets.values().flatten().filter(|f| f.key == name) {
+            let PType::StructPtr(b) = &f.params.get(i)?.ty else {
+                return None;
+            };
+            if want.as_ref().is_some_and(|w| w != b) {
+                return None;
+            }
+            want = Some(b.clone());
+        }
+        let b = want?;
+        (b != derived && self.base_offset(derived, &b).is_some()).then_some(b)
     }
 
     /// The base class of `derived` that every declared overload of `name` takes at parameter

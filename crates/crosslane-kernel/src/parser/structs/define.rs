@@ -145,6 +145,9 @@ impl Parser<'_> {
                         continue;
                     }
                     "using" | "typedef" => {
+                        if self.member_ptr_alias(&sname) {
+                            continue;
+                        }
                         let from = self.pos;
                         // `using type = decltype(x);` names the member `x` declared above
                         // ([basic.scope.class]/1: a member is in scope after its declarator).
