@@ -194,6 +194,8 @@ pub struct Executor {
     /// Where the warps of the block stood when its barrier last opened, and whether any
     /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
     pub(crate) barrier_round: BarrierRound,
+    /// Blocks parked at `grid.sync()` ([`super::machine::grid_sync`]).
+    pub(crate) grid_wait: super::machine::grid_sync::GridWait,
     /// Spin loops of one warp that repeat with nothing changed ([`super::machine::spin`]).
     pub(crate) spin: super::machine::spin::SpinWatch,
     /// Lanes of one warp exchanging data through shared memory without `__syncwarp`
@@ -361,6 +363,7 @@ impl Executor {
                 amd_target: target.as_ref().map(|(t, _)| t.clone()),
                 type_errors: program.type_errors.clone(),
                 blocks,
+                threads,
             }),
             ..Compiler::default()
         };
@@ -598,6 +601,7 @@ impl Executor {
             mode: TraceMode::Full,
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
+            grid_wait: Default::default(),
             spin: Default::default(),
             warp_race: Default::default(),
             race: super::machine::racecheck::RaceCheck::new(blocks),
@@ -786,11 +790,7 @@ impl Executor {
     pub(crate) fn schedule(&mut self) -> Option<usize> {
         loop {
             if self.warps.is_empty() {
-                if self.block >= self.blocks {
-                    return None;
-                }
-                if let Err(e) = self.start_block() {
-                    self.fail(e);
+                if !self.next_block() {
                     return None;
                 }
                 if self.trace.outcome.is_some() {
@@ -810,25 +810,32 @@ impl Executor {
                 return Some(k);
             }
             if self.warps.iter().any(|w| w.run == WarpRun::AtBarrier) {
+                let grid = self.waiting_at_grid();
                 let exited: Vec<usize> = self
                     .warps
                     .iter()
                     .filter(|w| w.run == WarpRun::Done)
                     .map(|w| w.index)
                     .collect();
-                if let Some(e) = self.barrier_repeats() {
-                    self.fail(e);
-                    return None;
+                if !grid {
+                    if let Some(e) = self.barrier_repeats() {
+                        self.fail(e);
+                        return None;
+                    }
                 }
                 if let Some(e) = self.barriers_disagree() {
                     self.fail(e);
                     return None;
                 }
                 let mut line = 1;
-                self.race.barrier();
-                self.warp_race.barrier();
+                if grid {
+                    line = self.grid_line();
+                } else {
+                    self.race.barrier();
+                    self.warp_race.barrier();
+                }
                 for w in &mut self.warps {
-                    if w.run == WarpRun::AtBarrier {
+                    if w.run == WarpRun::AtBarrier && !grid {
                         w.run = WarpRun::Ready;
                         w.pc += 1;
                         line = self.code[..w.pc]
@@ -855,6 +862,9 @@ impl Executor {
                     };
                     self.diag_log.admit(&d);
                     self.trace.diagnostics.push(d);
+                }
+                if grid {
+                    self.park_block();
                 }
                 self.current = 0;
                 continue;
@@ -911,7 +921,7 @@ impl Executor {
                     vars,
                 });
             }
-            self.block += 1;
+            self.block_ended();
         }
     }
 

@@ -93,7 +93,7 @@ mod host_cells;
 mod host_copy;
 pub(crate) mod host_d2d;
 mod host_decl;
-mod host_device;
+pub(crate) mod host_device;
 mod host_eval;
 mod host_fill_loop;
 mod host_for_each;

@@ -54,6 +54,7 @@ mod kernel_fn_ptr;
 mod kernel_fn_ptr_run;
 mod kernel_fp8;
 mod kernel_front_end_forms;
+mod kernel_grid_sync;
 mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_cells;
