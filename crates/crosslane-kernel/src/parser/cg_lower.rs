@@ -166,7 +166,7 @@ impl Parser<'_> {
     }
 
     /// The block's thread count.
-    fn e_block_size(&mut self, at: Span) -> Expr {
+    pub(super) fn e_block_size(&mut self, at: Span) -> Expr {
         let part = |p: &mut Self, f: &str| {
             let b = p.e_ident(at, "blockDim");
             p.cg_node(at, ExprKind::Member(Box::new(b), f.to_string()))
@@ -278,6 +278,11 @@ impl Parser<'_> {
             }
         };
         let arg = |k: usize| args.get(k).cloned();
+        if let Group::Tile(n) = group {
+            if n > self.wave {
+                return self.big_tile_op(n, f, at);
+            }
+        }
         match (group, f) {
             (Group::Block, "thread_rank") => Ok(self.e_linear(at)),
             (Group::Block, "size" | "num_threads") => Ok(self.e_block_size(at)),

@@ -44,6 +44,7 @@ mod bit_cast;
 mod cg;
 mod cg_any;
 mod cg_async;
+mod cg_big_tile;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
