@@ -64,6 +64,7 @@ mod device_vars;
 pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
 mod cub;
+mod cub_alg_param;
 mod cub_direct;
 mod cub_kv;
 mod cub_load;

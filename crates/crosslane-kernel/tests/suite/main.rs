@@ -29,6 +29,7 @@ mod kernel_contract;
 mod kernel_conversions;
 mod kernel_coop;
 mod kernel_cub;
+mod kernel_cub_alg_param;
 mod kernel_cub_items;
 mod kernel_cub_load;
 mod kernel_cub_prefix;
