@@ -23,7 +23,6 @@ use serde::{Deserialize, Serialize};
 
 use super::ast::*;
 use super::budget::{self, LimitHit, Limits, Meter, Resource};
-use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
 use super::parser::Parsed;
@@ -810,61 +809,8 @@ impl Executor {
                 return Some(k);
             }
             if self.warps.iter().any(|w| w.run == WarpRun::AtBarrier) {
-                let grid = self.waiting_at_grid();
-                let exited: Vec<usize> = self
-                    .warps
-                    .iter()
-                    .filter(|w| w.run == WarpRun::Done)
-                    .map(|w| w.index)
-                    .collect();
-                if !grid {
-                    if let Some(e) = self.barrier_repeats() {
-                        self.fail(e);
-                        return None;
-                    }
-                }
-                if let Some(e) = self.barriers_disagree() {
-                    self.fail(e);
+                if !self.open_barrier() {
                     return None;
-                }
-                let mut line = 1;
-                if grid {
-                    line = self.grid_line();
-                } else {
-                    self.race.barrier();
-                    self.warp_race.barrier();
-                }
-                for w in &mut self.warps {
-                    if w.run == WarpRun::AtBarrier && !grid {
-                        w.run = WarpRun::Ready;
-                        w.pc += 1;
-                        line = self.code[..w.pc]
-                            .iter()
-                            .rev()
-                            .find_map(|i| match i {
-                                Inst::Eval { span, .. } => Some(span.line),
-                                _ => None,
-                            })
-                            .unwrap_or(1);
-                    }
-                }
-                if !exited.is_empty() {
-                    let d = KernelDiagnostic {
-                        line,
-                        col: 1,
-                        level: Level::Warning,
-                        message: format!(
-                            "block {}: warp(s) {} finished without reaching the barrier at line {line}: a barrier not reached by every thread is undefined (the other warps were released)",
-                            self.block,
-                            list_lanes(&exited)
-                        ),
-                        rule: "CUDA Programming Guide, __syncthreads(); seed 002 §3.1.9".into(),
-                    };
-                    self.diag_log.admit(&d);
-                    self.trace.diagnostics.push(d);
-                }
-                if grid {
-                    self.park_block();
                 }
                 self.current = 0;
                 continue;
