@@ -332,6 +332,9 @@ pub struct Meter {
     pub trace_bytes: u64,
     /// Bytes of the live per-lane variables of the block running.
     pub var_bytes: u64,
+    /// Bytes of the per-lane variables of the blocks parked at `grid.sync()`, waiting for the
+    /// rest of the grid (CUDA C++ Programming Guide, Cooperative Groups, Grid Synchronization).
+    pub parked_bytes: u64,
 }
 
 impl Meter {
@@ -364,6 +367,7 @@ impl Meter {
         memory
             .saturating_add(self.trace_bytes)
             .saturating_add(self.var_bytes)
+            .saturating_add(self.parked_bytes)
     }
 
     /// Whether `extra` more bytes fit beside `memory` bytes of buffers.

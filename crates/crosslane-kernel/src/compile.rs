@@ -163,9 +163,11 @@ pub(crate) struct NameCheck {
     /// Unknown types by the function they lie in ([`crate::ast::Program::type_errors`]): an
     /// error once the function is compiled.
     pub(crate) type_errors: Vec<(String, u32, u32, String)>,
-    /// Blocks in the launch's grid: `grid.sync()` runs as the block's barrier in a grid of
-    /// one block and is refused in a larger one ([`crate::parser::GRID_SYNC_REFUSAL`]).
+    /// Blocks in the launch's grid: `grid.sync()` is refused when they are more than the
+    /// model device holds at once ([`crate::parser::GRID_SYNC_REFUSAL`]).
     pub(crate) blocks: usize,
+    /// Threads per block of the launch (the model device's resident blocks depend on them).
+    pub(crate) threads: usize,
 }
 
 /// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
@@ -799,13 +801,17 @@ impl Compiler {
             return;
         };
         let mut text_args = Vec::new();
-        if name == super::parser::GRID_SYNC && check.blocks > 1 {
+        let coresident = super::machine::grid_sync::max_coresident_blocks(check.threads);
+        if name == super::parser::GRID_SYNC && check.blocks > coresident {
             self.unknown(
                 e.span,
                 format!(
-                    "{} (this launch has {} blocks)",
+                    "{} (this launch has {} blocks of {} threads; the model device holds {} at \
+                     once)",
                     super::parser::GRID_SYNC_REFUSAL,
-                    check.blocks
+                    check.blocks,
+                    check.threads,
+                    coresident
                 ),
             );
             return;

@@ -23,7 +23,6 @@ use serde::{Deserialize, Serialize};
 
 use super::ast::*;
 use super::budget::{self, LimitHit, Limits, Meter, Resource};
-use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
 use super::parser::Parsed;
@@ -194,6 +193,8 @@ pub struct Executor {
     /// Where the warps of the block stood when its barrier last opened, and whether any
     /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
     pub(crate) barrier_round: BarrierRound,
+    /// Blocks parked at `grid.sync()` ([`super::machine::grid_sync`]).
+    pub(crate) grid_wait: super::machine::grid_sync::GridWait,
     /// Spin loops of one warp that repeat with nothing changed ([`super::machine::spin`]).
     pub(crate) spin: super::machine::spin::SpinWatch,
     /// Lanes of one warp exchanging data through shared memory without `__syncwarp`
@@ -361,6 +362,7 @@ impl Executor {
                 amd_target: target.as_ref().map(|(t, _)| t.clone()),
                 type_errors: program.type_errors.clone(),
                 blocks,
+                threads,
             }),
             ..Compiler::default()
         };
@@ -598,6 +600,7 @@ impl Executor {
             mode: TraceMode::Full,
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
+            grid_wait: Default::default(),
             spin: Default::default(),
             warp_race: Default::default(),
             race: super::machine::racecheck::RaceCheck::new(blocks),
@@ -786,11 +789,7 @@ impl Executor {
     pub(crate) fn schedule(&mut self) -> Option<usize> {
         loop {
             if self.warps.is_empty() {
-                if self.block >= self.blocks {
-                    return None;
-                }
-                if let Err(e) = self.start_block() {
-                    self.fail(e);
+                if !self.next_block() {
                     return None;
                 }
                 if self.trace.outcome.is_some() {
@@ -810,51 +809,8 @@ impl Executor {
                 return Some(k);
             }
             if self.warps.iter().any(|w| w.run == WarpRun::AtBarrier) {
-                let exited: Vec<usize> = self
-                    .warps
-                    .iter()
-                    .filter(|w| w.run == WarpRun::Done)
-                    .map(|w| w.index)
-                    .collect();
-                if let Some(e) = self.barrier_repeats() {
-                    self.fail(e);
+                if !self.open_barrier() {
                     return None;
-                }
-                if let Some(e) = self.barriers_disagree() {
-                    self.fail(e);
-                    return None;
-                }
-                let mut line = 1;
-                self.race.barrier();
-                self.warp_race.barrier();
-                for w in &mut self.warps {
-                    if w.run == WarpRun::AtBarrier {
-                        w.run = WarpRun::Ready;
-                        w.pc += 1;
-                        line = self.code[..w.pc]
-                            .iter()
-                            .rev()
-                            .find_map(|i| match i {
-                                Inst::Eval { span, .. } => Some(span.line),
-                                _ => None,
-                            })
-                            .unwrap_or(1);
-                    }
-                }
-                if !exited.is_empty() {
-                    let d = KernelDiagnostic {
-                        line,
-                        col: 1,
-                        level: Level::Warning,
-                        message: format!(
-                            "block {}: warp(s) {} finished without reaching the barrier at line {line}: a barrier not reached by every thread is undefined (the other warps were released)",
-                            self.block,
-                            list_lanes(&exited)
-                        ),
-                        rule: "CUDA Programming Guide, __syncthreads(); seed 002 §3.1.9".into(),
-                    };
-                    self.diag_log.admit(&d);
-                    self.trace.diagnostics.push(d);
                 }
                 self.current = 0;
                 continue;
@@ -911,7 +867,7 @@ impl Executor {
                     vars,
                 });
             }
-            self.block += 1;
+            self.block_ended();
         }
     }
 

@@ -1,12 +1,17 @@
 //! Barrier rounds that repeat forever: when a block's barrier opens again with every warp at
-//! the same place and nothing changed in between, the run ends as a deadlock at once.
+//! the same place and nothing changed in between, the run ends as a deadlock at once. Also the
+//! opening of a block's barrier once every unfinished warp waits (`Executor::open_barrier`,
+//! which parks the block at `grid.sync()`, [`super::grid_sync`]).
 
 use std::collections::BTreeMap;
 
 use super::{Frame, LaneStatus, WarpRun};
 use crate::builtins::list_lanes;
+use crate::compile::Inst;
 use crate::exec::Executor;
+use crate::KernelDiagnostic;
 use crate::KernelError;
+use crosslane_core::result::Level;
 
 /// Where one warp stands: its run state, pc, constructs and lane status.
 type WarpPlace = (WarpRun, usize, Vec<Frame>, Vec<LaneStatus>);
@@ -155,5 +160,71 @@ impl Executor {
         self.diag_log.admit(&d);
         self.trace.diagnostics.push(d);
         error
+    }
+}
+
+impl Executor {
+    /// Every unfinished warp of the block waits at a barrier: opens it (the warps at it go on
+    /// past it, a warp that ended is reported), or, at `grid.sync()`, parks the block
+    /// ([`super::grid_sync`]). False when the run failed (a barrier repeated with nothing
+    /// changed, warps at different barriers).
+    pub(crate) fn open_barrier(&mut self) -> bool {
+        let grid = self.waiting_at_grid();
+        let exited: Vec<usize> = self
+            .warps
+            .iter()
+            .filter(|w| w.run == WarpRun::Done)
+            .map(|w| w.index)
+            .collect();
+        if !grid {
+            if let Some(e) = self.barrier_repeats() {
+                self.fail(e);
+                return false;
+            }
+        }
+        if let Some(e) = self.barriers_disagree() {
+            self.fail(e);
+            return false;
+        }
+        let mut line = 1;
+        if grid {
+            line = self.grid_line();
+        } else {
+            self.race.barrier();
+            self.warp_race.barrier();
+        }
+        for w in &mut self.warps {
+            if w.run == WarpRun::AtBarrier && !grid {
+                w.run = WarpRun::Ready;
+                w.pc += 1;
+                line = self.code[..w.pc]
+                    .iter()
+                    .rev()
+                    .find_map(|i| match i {
+                        Inst::Eval { span, .. } => Some(span.line),
+                        _ => None,
+                    })
+                    .unwrap_or(1);
+            }
+        }
+        if !exited.is_empty() {
+            let d = KernelDiagnostic {
+                line,
+                col: 1,
+                level: Level::Warning,
+                message: format!(
+                    "block {}: warp(s) {} finished without reaching the barrier at line {line}: a barrier not reached by every thread is undefined (the other warps were released)",
+                    self.block,
+                    list_lanes(&exited)
+                ),
+                rule: "CUDA Programming Guide, __syncthreads(); seed 002 §3.1.9".into(),
+            };
+            self.diag_log.admit(&d);
+            self.trace.diagnostics.push(d);
+        }
+        if grid {
+            self.park_block();
+        }
+        true
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod barrier;
 mod call;
 pub(crate) mod converge;
 mod eval;
+pub(crate) mod grid_sync;
 pub(crate) mod maca_mem;
 mod math_array;
 pub(crate) mod partial;

@@ -316,6 +316,22 @@ impl RaceCheck {
         self.barrier();
     }
 
+    /// Block `block` of `warps` warps resumes after `grid.sync()` (`machine/grid_sync.rs`):
+    /// like a block starting, but it keeps its index.
+    pub(crate) fn resume_block(&mut self, block: usize, warps: usize) {
+        let started = self.started;
+        self.started = u32::try_from(block).unwrap_or(u32::MAX);
+        self.start_block(warps);
+        self.started = started;
+    }
+
+    /// The grid barrier (`grid.sync()`) opened: every block's global write before it is
+    /// ordered before every access after it (CUDA C++ Programming Guide, Cooperative Groups,
+    /// Grid Synchronization), so the blocks' logs start over.
+    pub(crate) fn grid_barrier(&mut self) {
+        self.grid.clear();
+    }
+
     /// The block's barrier opened: every access before it is ordered before every access
     /// after it, so each cell's log starts over (by epoch: nothing is walked).
     pub(crate) fn barrier(&mut self) {

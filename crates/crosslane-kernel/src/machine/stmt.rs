@@ -506,8 +506,9 @@ impl Executor {
                     cx.note(
                         Level::Info,
                         e.span,
-                        "grid.sync() in a grid of one block: every thread of the grid is in this \
-                         block, so it is the block's barrier"
+                        "grid.sync(): once every warp of this block waits, the block waits \
+                         until every block of the grid reaches it (the blocks run one at a \
+                         time between grid barriers, one order the device may take)"
                             .into(),
                         "CUDA C++ Programming Guide, Cooperative Groups, Grid Synchronization",
                         None,

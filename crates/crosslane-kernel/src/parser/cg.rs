@@ -123,7 +123,7 @@ pub(super) struct Made {
 const LINEAR: &str = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))";
 
 /// Namespaces a cooperative-groups name may be written under.
-pub(super) const NAMESPACES: &[&str] = &["cg", "cooperative_groups", "std"];
+pub(super) const NAMESPACES: &[&str] = &["cg", "cooperative_groups", "std", "experimental"];
 
 impl Parser<'_> {
     /// Skips `cg::`, `cooperative_groups::` (any number) at the position.
@@ -281,17 +281,32 @@ impl Parser<'_> {
         Some(Made { group, mask, meta })
     }
 
-    /// A tile size: a power of two up to the warp (32 lanes; 64 on a HIP wave64).
+    /// A tile size: a power of two up to the warp (32 lanes; 64 on a HIP wave64), or for CUDA
+    /// up to 1024 (`parser/cg_big_tile.rs`).
     fn tile_size(&self, n: i128, at: Span) -> PResult<Group> {
         let wave = i128::from(self.wave);
-        if !(1..=wave).contains(&n) || (n & (n - 1)) != 0 {
+        let most = if self.hip {
+            wave
+        } else {
+            super::cg_big_tile::MAX_BIG_TILE
+        };
+        if !(1..=most).contains(&n) || (n & (n - 1)) != 0 {
             return Err(KernelError::new(
                 at.line,
                 at.col,
-                format!(
-                    "a tile of {n} threads: tiled_partition takes a power of two up to the \
-                     {wave}-lane warp"
-                ),
+                if self.hip {
+                    format!(
+                        "a tile of {n} threads: tiled_partition takes a power of two up to the \
+                         {wave}-lane warp"
+                    )
+                } else {
+                    format!(
+                        "a tile of {n} threads: tiled_partition takes a power of two up to \
+                         {most} (CUDA C++ Programming Guide, Cooperative Groups, Thread Block \
+                         Tile; tiles larger than the {wave}-lane warp have sync, thread_rank, \
+                         num_threads/size and meta_group_rank/meta_group_size)"
+                    )
+                },
             ));
         }
         Ok(Group::Tile(n as u32))
@@ -321,6 +336,13 @@ impl Parser<'_> {
             "this_thread_block" => {
                 self.bump();
                 self.expect_punct("(")?;
+                // `this_thread_block(scratch)`: the `block_tile_memory` that large tiles use
+                // on the device (`parser/cg_big_tile.rs`); nothing to read here.
+                if let Tok::Ident(_) = self.peek(0) {
+                    if matches!(self.peek(1), Tok::Punct(")")) {
+                        self.bump();
+                    }
+                }
                 self.expect_punct(")")?;
                 let full = self.full_mask();
                 let mask = self.e_mask(at, full);
@@ -822,6 +844,7 @@ impl Parser<'_> {
         (value, callable): (Expr, Option<Expr>),
         at: Span,
     ) -> PResult<Expr> {
+        self.big_tile_collective(n, name, at)?;
         let combine = if callable.is_some() {
             "op(a, b)"
         } else {

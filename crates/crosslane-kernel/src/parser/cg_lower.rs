@@ -29,21 +29,24 @@ use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
-/// The call `grid.sync()` lowers to: the semantic pass (`compile.rs`) refuses it at its line,
-/// and only in an entry that reaches it, when the grid has more than one block; in a grid of
-/// one block every thread of the grid is in that block, so it runs as the block's barrier
-/// (`builtins::builtin`: a barrier with the memory ordering of `__syncthreads()`).
+/// The call `grid.sync()` lowers to: a barrier of every thread of the grid, run by
+/// `machine/grid_sync.rs` (each block parked there until every block of the grid is); the
+/// semantic pass (`compile.rs`) refuses it at its line, for an entry that reaches it, when the
+/// grid has more blocks than the model device holds at once.
 pub(crate) const GRID_SYNC: &str = "__cg_grid_sync";
 
-/// Why `grid.sync()` cannot run here (CUDA C++ Programming Guide, Cooperative Groups, "Grid
-/// Synchronization": it needs a cooperative launch, every block of the grid resident at once).
+/// Why `grid.sync()` cannot run in a grid of more blocks than the model device holds at once
+/// (CUDA C++ Programming Guide, Cooperative Groups, "Grid Synchronization": a cooperative
+/// launch needs every block of the grid resident at once; CUDA Runtime API,
+/// `cudaLaunchCooperativeKernel`: `cudaErrorCooperativeLaunchTooLarge`).
 pub(crate) const GRID_SYNC_REFUSAL: &str =
-    "`sync()` of a grid_group (`this_grid()`) is not supported: it needs a \
-    cooperative launch (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel) with every \
-    block of the grid resident at once (CUDA C++ Programming Guide, Cooperative Groups, Grid \
-    Synchronization), and the emulator runs the blocks of a launch one after another, so no \
-    block can wait for another; split the kernel at the barrier into two launches, or run a \
-    grid of one block (CLI: --blocks 1), where it is the block's barrier";
+    "`sync()` of a grid_group (`this_grid()`) needs every block of the grid resident at once \
+    (a cooperative launch: cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel, CUDA C++ \
+    Programming Guide, Cooperative Groups, Grid Synchronization), and a cooperative launch of \
+    more blocks than the device holds fails (cudaErrorCooperativeLaunchTooLarge); crosslane's \
+    model device holds min(2048 / threads per block, 32) blocks (one multiprocessor, as \
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor answers here): launch at most that many \
+    blocks (CLI: --blocks N)";
 impl Parser<'_> {
     /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
     /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).
@@ -163,7 +166,7 @@ impl Parser<'_> {
     }
 
     /// The block's thread count.
-    fn e_block_size(&mut self, at: Span) -> Expr {
+    pub(super) fn e_block_size(&mut self, at: Span) -> Expr {
         let part = |p: &mut Self, f: &str| {
             let b = p.e_ident(at, "blockDim");
             p.cg_node(at, ExprKind::Member(Box::new(b), f.to_string()))
@@ -275,6 +278,11 @@ impl Parser<'_> {
             }
         };
         let arg = |k: usize| args.get(k).cloned();
+        if let Group::Tile(n) = group {
+            if n > self.wave {
+                return self.big_tile_op(n, f, at);
+            }
+        }
         match (group, f) {
             (Group::Block, "thread_rank") => Ok(self.e_linear(at)),
             (Group::Block, "size" | "num_threads") => Ok(self.e_block_size(at)),
@@ -316,8 +324,8 @@ impl Parser<'_> {
     /// `size` / `num_threads` every thread of the grid. `is_valid` says whether the grid can
     /// synchronize, which needs a cooperative launch (`cudaLaunchCooperativeKernel`); the
     /// emulator's launch is an ordinary one, so it is false. `sync` is lowered to
-    /// [`GRID_SYNC`], which the semantic pass refuses at its line for an entry that reaches
-    /// it (blocks here run one after another, so no block waits for another).
+    /// [`GRID_SYNC`], the grid's barrier (every block parked there until all are), refused
+    /// for a grid larger than the model device holds at once.
     fn grid_op(&mut self, f: &str, at: Span) -> PResult<Expr> {
         let part = |p: &mut Self, base: &str, m: &str| {
             let b = p.e_ident(at, base);

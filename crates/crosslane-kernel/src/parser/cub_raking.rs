@@ -111,6 +111,21 @@ impl Parser<'_> {
             }
             _ => None,
         };
+        // Otherwise the run follows the algorithm's implementation; CUB's documentation
+        // (cub::BlockReduceAlgorithm / BlockScanAlgorithm) describes each algorithm's phases,
+        // not the order it combines a float's values in, so that order is not a documented
+        // one (an explicitly chosen algorithm, as a template argument, is said so).
+        let note = note.or_else(|| {
+            (!alg.is_empty() && !record).then(|| {
+                format!(
+                    "{lib}::{name} with {alg}: the order of combination is {lib}'s \
+                     implementation's (the CUB documentation describes the algorithm's phases, \
+                     not the order it adds floating-point values in), so a float's last places \
+                     follow that implementation and may differ with another algorithm or \
+                     version; an integer sum does not depend on it"
+                )
+            })
+        });
         if let Some(n) = note {
             self.diag(
                 at,

@@ -56,6 +56,11 @@ impl Parser<'_> {
             let name = self.ident()?;
             return self.no_default(name, at).map(Some);
         }
+        // `cub::BlockReduceAlgorithm ALGORITHM` (`cub_alg_param.rs`): bound to the
+        // enumerator's name.
+        if let Some(name) = self.cub_algorithm_tparam() {
+            return self.no_default(name, at).map(Some);
+        }
         if let Tok::Ident(w) = self.peek(0).clone() {
             if self.fn_ptr_types.contains(&w) && matches!(self.peek(1), Tok::Ident(_)) {
                 self.bump();
@@ -149,6 +154,9 @@ impl Parser<'_> {
     /// # Errors
     /// A function template named without its arguments.
     pub(super) fn named_targ(&mut self, at: Span) -> PResult<Option<String>> {
+        if let Some(alg) = self.cub_algorithm_targ() {
+            return Ok(Some(alg));
+        }
         let save = self.pos;
         let amp = self.eat("&");
         let Tok::Ident(w) = self.peek(0).clone() else {

@@ -375,6 +375,13 @@ impl Parser<'_> {
     /// A declaration or expression statement, ending in `;` (also a `for` initializer).
     pub(super) fn simple_stmt(&mut self) -> PResult<Stmt> {
         let span = self.span();
+        if self.block_tile_memory_decl()? {
+            return Ok(Stmt {
+                kind: StmtKind::Empty,
+                span,
+                end: self.last_end(),
+            });
+        }
         if let Some(kind) = self.cg_decl()? {
             return Ok(Stmt {
                 kind,

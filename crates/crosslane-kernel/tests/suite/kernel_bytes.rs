@@ -241,9 +241,11 @@ fn bytes_grid_group_ranks_sizes_and_validity() {
 
 #[test]
 fn bytes_grid_sync_is_refused_at_its_line_only_for_the_entry_reaching_it() {
-    let mut c = launch(2, &[("out", 4, "zero")]);
+    // 2 threads a block: the model device holds min(2048 / 2, 32) = 32 blocks at once; 33
+    // are more than a cooperative launch may have (machine/grid_sync.rs).
+    let mut c = launch(2, &[("out", 66, "zero")]);
     c.entry = Some("barrier".into());
-    c.grid_dim = Some([2, 1, 1]);
+    c.grid_dim = Some([33, 1, 1]);
     let e = run_kernel(GRID, c).unwrap_err();
     assert_eq!((e.line, e.col), (12, 3), "{e}");
     assert!(e.message.contains("cooperative launch"), "{}", e.message);

@@ -299,9 +299,9 @@ fn what_the_groups_do_not_have_is_refused_at_its_line() {
             "3:16: labeled_partition takes a thread_block_tile or a coalesced group",
         ),
         (
-            "__global__ void k(int *o) {\n  auto t = cg::tiled_partition<64>(cg::this_thread_block());\n}",
+            "__global__ void k(int *o) {\n  auto t = cg::tiled_partition<2048>(cg::this_thread_block());\n}",
             Dialect::Cuda,
-            "a tile of 64 threads: tiled_partition takes a power of two up to the 32-lane warp",
+            "a tile of 2048 threads: tiled_partition takes a power of two up to 1024",
         ),
         (
             "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::exclusive_scan(g, 1, [](int a, int b) { return a > b ? a : b; });\n}",

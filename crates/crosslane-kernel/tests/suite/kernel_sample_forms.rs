@@ -144,7 +144,7 @@ fn return_braces_in_a_lambda_without_a_return_type_is_refused_clearly() {
 }
 
 #[test]
-fn grid_sync_in_a_one_block_grid_is_the_block_barrier() {
+fn grid_sync_in_one_block_and_in_a_cooperative_grid() {
     // A grid-stride partial sum per thread, the block's sum by thread 0 after grid.sync(), then
     // every thread scales its cells by it. One block of 32 threads over 64 cells of value 1:
     // the sum is 64, every cell becomes 1 / 64 = 0.015625.
@@ -170,12 +170,19 @@ __global__ void norm(float *v, float *partial, int n) {
     c.args.insert("n".into(), "64".into());
     let t = run_finished(src, c);
     assert_eq!(floats(&t, "v"), vec![Some(0.015625); 64]);
-    // Two blocks: refused before the run, naming the block count and the one-block form.
+    // Two blocks (a cooperative launch, machine/grid_sync.rs): 64 threads, one cell each, so
+    // the sum is still 64.
     let mut c = launch_grid(32, 2, &[("v", 64, "1"), ("partial", 64, "0")]);
     c.args.insert("n".into(), "64".into());
+    let t = run_finished(src, c);
+    assert_eq!(floats(&t, "v"), vec![Some(0.015625); 64]);
+    // 33 blocks of 32 threads: more than the model device holds at once (min(2048 / 32, 32)
+    // = 32), refused before the run, naming the block count and the limit.
+    let mut c = launch_grid(32, 33, &[("v", 64, "1"), ("partial", 1056, "0")]);
+    c.args.insert("n".into(), "64".into());
     let m = refused(src, c);
-    assert!(m.contains("this launch has 2 blocks"), "{m}");
-    assert!(m.contains("--blocks 1"), "{m}");
+    assert!(m.contains("this launch has 33 blocks"), "{m}");
+    assert!(m.contains("holds 32 at once"), "{m}");
 }
 
 #[test]
