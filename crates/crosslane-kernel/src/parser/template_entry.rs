@@ -1,0 +1,103 @@
+//! The template kernel a run starts in: one named by `--entry 'k<float, 4>'` instantiated as
+//! any call's template is ([`Parser::instantiate_call`]), or, when nothing names one, the only
+//! kernel template whose every parameter has a default (C++17 [temp.arg]/4).
+
+use super::templates::Template;
+use super::*;
+
+impl Parser<'_> {
+    /// The `__global__` function template to run with its default arguments when nothing
+    /// names one: `name` itself when it is such a template (`--entry name`), else the only
+    /// kernel template whose every parameter has a default, when the source has no other
+    /// kernel (`template <int N = 256> __global__ void k(…)`, launched as `k<<<…>>>` in C++
+    /// with the defaults, C++17 [temp.arg]/4).
+    pub(super) fn default_entry(&self, name: Option<&str>, has_kernel: bool) -> Option<String> {
+        let runnable = |t: &Template| {
+            t.params().iter().all(|p| p.default.is_some())
+                && t.tokens()
+                    .iter()
+                    .any(|k| matches!(&k.tok, Tok::Ident(w) if w == "__global__"))
+        };
+        if let Some(n) = name {
+            return self
+                .templates
+                .get(n)
+                .filter(|t| runnable(t))
+                .map(|_| n.to_string());
+        }
+        if has_kernel {
+            return None;
+        }
+        let mut found = self.templates.iter().filter(|(_, t)| runnable(t));
+        match (found.next(), found.next()) {
+            (Some((n, _)), None) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    /// The instantiation an entry template-id (`reduce4<int, 128>`) names, recorded to be
+    /// parsed with the others.
+    ///
+    /// # Errors
+    /// When the text is not `NAME<ARGS>` of a template of this source.
+    pub(super) fn entry_instance(&mut self, entry: &str) -> PResult<String> {
+        let bad = |m: String| KernelError::new(1, 1, format!("--entry `{entry}`: {m}"));
+        let mut lexed = crate::lexer::lex(entry).map_err(|e| bad(e.message))?;
+        // `b::k<10>` of a kernel template two namespaces define: its name is the one
+        // identifier `b::k`, as the flattened source spells it (`scopes::clashing_kernels`).
+        let toks = &mut lexed.tokens;
+        let mut j = 0;
+        let mut joined = String::new();
+        while let Tok::Ident(n) = &toks[j].tok {
+            joined.push_str(n);
+            match (
+                toks.get(j + 1).map(|t| &t.tok),
+                toks.get(j + 2).map(|t| &t.tok),
+            ) {
+                (Some(Tok::Punct("::")), Some(Tok::Ident(_))) => {
+                    joined.push_str("::");
+                    j += 2;
+                }
+                _ => break,
+            }
+        }
+        if j > 0 && self.templates.contains_key(&joined) {
+            let head = crate::lexer::Token {
+                tok: Tok::Ident(joined),
+                ..toks[0].clone()
+            };
+            toks.splice(0..=j, [head]);
+        }
+        let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        let name = sub.ident().map_err(|e| bad(e.message))?;
+        if !self.templates.contains_key(&name) {
+            return Err(bad(format!(
+                "`{name}` is not a function template of this source"
+            )));
+        }
+        // The source's functions, templates and class templates, for arguments that name
+        // them (`k<twice>`, `k3<Neg>`).
+        sub.fn_ptr_types = self.fn_ptr_types.clone();
+        sub.fn_ptr_sigs = self.fn_ptr_sigs.clone();
+        sub.fn_ptr_vars = self.fn_ptr_vars.clone();
+        sub.fn_ptr_tables = self.fn_ptr_tables.clone();
+        sub.templates = std::mem::take(&mut self.templates);
+        sub.instances = std::mem::take(&mut self.instances);
+        self.lend(&mut sub);
+        let args = sub.template_args();
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.instances = std::mem::take(&mut sub.instances);
+        self.pending.append(&mut sub.pending);
+        let args = args.map_err(|e| bad(e.message))?;
+        if !matches!(sub.peek(0), Tok::Eof) {
+            return Err(bad("expected NAME<ARGS> and nothing after".into()));
+        }
+        let entry_call = std::mem::replace(&mut self.entry_call, true);
+        let r = self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 });
+        self.entry_call = entry_call;
+        r
+    }
+}
