@@ -801,7 +801,7 @@ impl Compiler {
             return;
         };
         let mut text_args = Vec::new();
-        let coresident = super::machine::grid_sync::max_coresident_blocks(check.threads);
+        let coresident = super::parser::host_device::max_coresident_blocks(check.threads);
         if name == super::parser::GRID_SYNC && check.blocks > coresident {
             self.unknown(
                 e.span,

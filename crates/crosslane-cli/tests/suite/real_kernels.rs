@@ -581,9 +581,9 @@ fn constructs_still_refused_are_named_with_what_to_do() {
             "a `case` or `default` label is read only at the top level of its `switch` body",
         ),
         (
-            "__global__ void k(int* o) {\n  if (o[0]) goto done;\ndone:\n  o[0] = 1;\n}\n",
-            "3:",
-            "`goto` and labels are not supported",
+            "__global__ void k(int* o) {\nagain:\n  o[0] += 1;\n  if (o[0] < 3) goto again;\n}\n",
+            "4:",
+            "write a backward jump as a `while` / `do … while` loop",
         ),
         (
             "__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",

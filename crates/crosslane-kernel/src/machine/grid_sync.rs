@@ -14,7 +14,7 @@
 //! waits at the grid barrier leaves that one waiting forever: a deadlock, reported as one.
 //!
 //! The semantic pass (`compile.rs`) refuses a grid larger than the model device holds at once
-//! ([`max_coresident_blocks`]), as a cooperative launch fails with
+//! (`parser::host_device::max_coresident_blocks`), as a cooperative launch fails with
 //! `cudaErrorCooperativeLaunchTooLarge`.
 
 use std::collections::VecDeque;
@@ -25,20 +25,6 @@ use crate::ast::ExprKind;
 use crate::compile::Inst;
 use crate::exec::Executor;
 use crate::KernelError;
-
-/// Blocks of `threads` threads the model device holds at once (crosslane's model device, as
-/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` answers it in `parser/host_device.rs`:
-/// `min(2048 / threads, 32)` per multiprocessor, one multiprocessor; CUDA C++ Programming Guide,
-/// Compute Capabilities 8.0). A cooperative launch of more blocks fails (CUDA Runtime API,
-/// `cudaLaunchCooperativeKernel`: `cudaErrorCooperativeLaunchTooLarge`).
-pub(crate) fn max_coresident_blocks(threads: usize) -> usize {
-    use crate::parser::host_device::{
-        MODEL_BLOCKS_PER_MULTIPROCESSOR, MODEL_MULTIPROCESSORS, MODEL_THREADS_PER_MULTIPROCESSOR,
-    };
-    let per_sm = (MODEL_THREADS_PER_MULTIPROCESSOR / (threads.max(1) as i128))
-        .min(MODEL_BLOCKS_PER_MULTIPROCESSOR);
-    usize::try_from(per_sm.saturating_mul(MODEL_MULTIPROCESSORS)).unwrap_or(0)
-}
 
 /// One block parked at the grid barrier.
 #[derive(Clone)]

@@ -902,7 +902,7 @@ impl Parser<'_> {
                             Some(h)
                                 if !st.fills.contains_key(&h) && !st.arrays.contains_key(&h) =>
                             {
-                                let seen = super::host_ptr::vector_view(&toks[..k], &h).filter(
+                                let seen = super::host_view::vector_view(&toks[..k], &h).filter(
                                     |(v, e)| {
                                         st.fills.contains_key(v)
                                             && dst.as_ref().and_then(|d| st.elem_word.get(d))

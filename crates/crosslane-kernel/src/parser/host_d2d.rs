@@ -440,8 +440,7 @@ impl Parser<'_> {
                          they are not read: host code copies launches' results back {} times \
                          or more in a chain (a host loop's iterations), past crosslane's limit \
                          of {} readings of the program (`sequence::readback::MAX_ROUNDS`)",
-                        crate::sequence::readback::MAX_ROUNDS,
-                        crate::sequence::readback::MAX_ROUNDS
+                        MAX_ROUNDS, MAX_ROUNDS
                     );
                     Self::mark_unknown(st, &[h.to_string()], &why);
                     st.fills.remove(h);
@@ -474,6 +473,11 @@ impl Parser<'_> {
         true
     }
 }
+
+/// Most times the program is read again (a chain of copies back, each needing the one before:
+/// a host loop's round trips take one reading per iteration). A copy back the last reading
+/// still meets unread leaves its host array unknown, with a reason naming this limit.
+pub const MAX_ROUNDS: usize = 16;
 
 thread_local! {
     /// The values of device-to-host copies of launches' cells the reading again is given

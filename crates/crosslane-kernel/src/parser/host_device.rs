@@ -256,3 +256,14 @@ impl Parser<'_> {
         None
     }
 }
+
+/// Blocks of `threads` threads the model device holds at once (crosslane's model device, as
+/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` answers it here:
+/// `min(2048 / threads, 32)` per multiprocessor, one multiprocessor; CUDA C++ Programming Guide,
+/// Compute Capabilities 8.0). A cooperative launch of more blocks fails (CUDA Runtime API,
+/// `cudaLaunchCooperativeKernel`: `cudaErrorCooperativeLaunchTooLarge`).
+pub(crate) fn max_coresident_blocks(threads: usize) -> usize {
+    let per_sm = (MODEL_THREADS_PER_MULTIPROCESSOR / (threads.max(1) as i128))
+        .min(MODEL_BLOCKS_PER_MULTIPROCESSOR);
+    usize::try_from(per_sm.saturating_mul(MODEL_MULTIPROCESSORS)).unwrap_or(0)
+}

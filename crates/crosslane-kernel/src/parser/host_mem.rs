@@ -230,7 +230,7 @@ impl Parser<'_> {
                 && !matches!(next2, Some(Tok::Ident(m)) if matches!(m.as_str(), "size" | "data" | "begin" | "end"));
             // `reinterpret_cast<uint8_t*>(h.data())` (also `static_cast`, `const_cast`): a cast,
             // no call — the pointer keeps `h`'s address ([expr.reinterpret.cast]/7) and the
-            // declaration it initializes is read as a view of `h` (`host_ptr::vector_view`).
+            // declaration it initializes is read as a view of `h` (`host_view::vector_view`).
             // Only where the view is then read alone as a copy's source: a write through it
             // would change `h` unseen.
             let cast = matches!(prev, Some(Tok::Punct("(")))

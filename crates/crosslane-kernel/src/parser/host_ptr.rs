@@ -19,75 +19,12 @@
 
 use super::const_eval::HostVal;
 use super::host::{split_commas, HostState, PtrVal};
+use super::host_view::DECL_LOOKBACK;
 use super::Parser;
 use crate::lexer::Tok;
 
 /// Deepest nesting of casts, parentheses and conditionals followed in one pointer expression.
 const MAX_PTR_DEPTH: usize = 16;
-
-/// Most tokens looked back over for a pointer's declaration ([`declared_elem`]).
-const DECL_LOOKBACK: usize = 4096;
-
-/// The host array a byte view `p` looks at: the nearest declaration of host pointer `p` before
-/// `toks`' end initialized from a `std::vector` `h`'s storage — `T* p =
-/// reinterpret_cast<T*>(h.data());` (also `static_cast`, a C cast `(T*)h.data()`, `h.data()`
-/// alone, `&h[0]`) — returns `h` and its element word from its declaration `std::vector<E> h`
-/// (C++17 [vector.data]: `data()` points at the elements; [expr.reinterpret.cast]/7: the cast
-/// keeps the address). Ascend C's samples copy a `float` vector through such a `uint8_t*`
-/// view (`aclrtMemcpy(d, bytes, input_host, bytes, …)`); the caller takes the view for the
-/// vector only where the device buffer holds the vector's element type, so the bytes copied
-/// are the vector's values. `None` for anything else. Bounded by [`DECL_LOOKBACK`] tokens.
-pub(super) fn vector_view(toks: &[crate::lexer::Token], p: &str) -> Option<(String, String)> {
-    let window = &toks[toks.len().saturating_sub(DECL_LOOKBACK)..];
-    let tok = |i: usize| window.get(i).map(|t| &t.tok);
-    // `* p =` of a declaration.
-    let j = window.windows(3).rposition(|w| {
-        matches!((&w[0].tok, &w[1].tok, &w[2].tok),
-            (Tok::Punct("*"), Tok::Ident(n), Tok::Punct("=")) if n == p)
-    })?;
-    let start = j + 3;
-    let end = (start..window.len()).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
-    let init = &window[start..end];
-    // The vector named before `.data()` or as `&h[0]`: the last identifier followed by
-    // `. data ( )`, else `& h [ 0 ]`.
-    let named = init.windows(5).find_map(|w| {
-        match (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok, &w[4].tok) {
-            (Tok::Ident(h), Tok::Punct("."), Tok::Ident(d), Tok::Punct("("), Tok::Punct(")"))
-                if d == "data" =>
-            {
-                Some(h.clone())
-            }
-            (
-                Tok::Punct("&"),
-                Tok::Ident(h),
-                Tok::Punct("["),
-                Tok::Int { value: 0, .. },
-                Tok::Punct("]"),
-            ) => Some(h.clone()),
-            _ => None,
-        }
-    })?;
-    // Only casts, parentheses and type words around it.
-    let plain = init.iter().all(|t| {
-        matches!(&t.tok, Tok::Ident(_) | Tok::Int { value: 0, .. })
-            || matches!(
-                t.tok,
-                Tok::Punct("(" | ")" | "<" | ">" | "*" | "." | "&" | "[" | "]" | "::")
-            )
-    });
-    if !plain {
-        return None;
-    }
-    // `vector < E > h` before the view.
-    let decl = window[..j].windows(5).rposition(|w| {
-        matches!((&w[0].tok, &w[1].tok, &w[3].tok, &w[4].tok),
-            (Tok::Ident(v), Tok::Punct("<"), Tok::Punct(">"), Tok::Ident(n)) if v == "vector" && *n == named)
-    })?;
-    let Some(Tok::Ident(elem)) = tok(decl + 2) else {
-        return None;
-    };
-    Some((named, elem.clone()))
-}
 
 /// The element bytes and type word of host pointer `p` from its nearest declaration before
 /// `toks`' end, `T *p` (also `T *a, *p`) of a scalar type word whose size is known

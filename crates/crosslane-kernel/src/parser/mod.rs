@@ -119,6 +119,7 @@ mod host_switch;
 mod host_template_launch;
 mod host_vec;
 mod host_vf;
+mod host_view;
 mod int_seq;
 mod items;
 mod lambda;

@@ -17,10 +17,9 @@ use crate::exec::LaunchConfig;
 use crate::parser::host_d2d::{READBACKS, READBACKS_LAST, READBACKS_SEEN, READBACKS_USED};
 use crate::parser::Parsed;
 
-/// Most times the program is read again (a chain of copies back, each needing the one before:
-/// a host loop's round trips take one reading per iteration). A copy back the last reading
-/// still meets unread leaves its host array unknown, with a reason naming this limit.
-pub const MAX_ROUNDS: usize = 16;
+/// Most times the program is read again; defined beside the readings' bookkeeping in the
+/// parser, whose reason for an unread copy names it.
+pub use crate::parser::host_d2d::MAX_ROUNDS;
 
 /// `parsed` read again with the values of its device-to-host copies of launches' cells, as far
 /// as the launches before each run here; `parsed` itself when none could be read.
