@@ -128,6 +128,13 @@ pub(super) const NAMESPACES: &[&str] = &["cg", "cooperative_groups", "std", "exp
 impl Parser<'_> {
     /// Skips `cg::`, `cooperative_groups::` (any number) at the position.
     pub(super) fn skip_cg_namespace(&mut self) {
+        // `::cooperative_groups::this_thread_block()`: the global scope's `::` first.
+        if matches!(self.peek(0), Tok::Punct("::"))
+            && matches!(self.peek(1), Tok::Ident(w) if NAMESPACES.contains(&w.as_str()))
+            && matches!(self.peek(2), Tok::Punct("::"))
+        {
+            self.bump();
+        }
         while matches!(self.peek(0), Tok::Ident(w) if NAMESPACES.contains(&w.as_str()))
             && matches!(self.peek(1), Tok::Punct("::"))
         {

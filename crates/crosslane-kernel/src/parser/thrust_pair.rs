@@ -5,7 +5,8 @@
 //!
 //! A token pass after preprocessing, as [`super::std_constants`] is: where a source names them
 //! (and declares no `pair` of its own), `thrust::` is dropped before them, a `pair` class
-//! template (members `first`, `second`, the default and two-value constructors) and
+//! template (members `first`, `second`, the default constructor value-initializing both as
+//! [pairs.pair]/2 and Thrust's `pair(void)` do, and the two-value constructor) and
 //! `make_pair` are declared before the source, and each statement `thrust::tie(a, b) = e;` is
 //! written `{ auto t = e; a = t.first; b = t.second; }`: `tie` makes a pair of references to
 //! `a` and `b`, and assigning a pair to it assigns each member ([tuple.assign]/2).
@@ -19,7 +20,7 @@ const PRELUDE: &str = "\
 template <typename T1, typename T2> struct pair {
   T1 first;
   T2 second;
-  __host__ __device__ pair() {}
+  __host__ __device__ pair() : first(), second() {}
   __host__ __device__ pair(const T1& a, const T2& b) : first(a), second(b) {}
 };
 template <typename T1, typename T2>

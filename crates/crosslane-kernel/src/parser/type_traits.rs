@@ -251,7 +251,9 @@ impl Parser<'_> {
         match (self.peek(0), self.peek(1), self.peek(2)) {
             (Tok::Ident(w), Tok::Punct("("), _) if w == "decltype" => true,
             (Tok::Ident(w), _, _) if w == "typename" => true,
-            (Tok::Ident(s), Tok::Punct("::"), Tok::Ident(w)) if s == "std" => is_type_trait(w),
+            (Tok::Ident(s), Tok::Punct("::"), Tok::Ident(w)) if s == "std" => {
+                is_type_trait(w) || matches!(w.as_str(), "aligned_storage" | "aligned_storage_t")
+            }
             (Tok::Ident(w), Tok::Punct("<"), _) => is_type_trait(w),
             _ => false,
         }
@@ -294,6 +296,22 @@ impl Parser<'_> {
                     )),
                 },
             };
+        }
+        if matches!(w.as_str(), "aligned_storage" | "aligned_storage_t")
+            && matches!(self.peek(1), Tok::Punct("<"))
+        {
+            // The token pass `aligned_storage.rs` reads `<sizeof(T), alignof(T)>` as `T`; any
+            // other storage has no type of its own here.
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`std::{w}` is read only as the storage of one type, \
+                     `std::aligned_storage<sizeof(T), alignof(T)>::type` (an array of it is an \
+                     array of `T`); write that, or declare an array of the type the storage \
+                     holds"
+                ),
+            ));
         }
         if !is_type_trait(&w) || !matches!(self.peek(1), Tok::Punct("<")) {
             // `typename T::x`, another `typename`: not a trait.

@@ -363,7 +363,18 @@ impl Parser<'_> {
             return Ok(t);
         }
         let mut words: Vec<String> = Vec::new();
-        while let Tok::Ident(w) = self.peek(0).clone() {
+        loop {
+            // `const ::size_t n`: a leading `::` names the global scope (C++17
+            // [basic.lookup.qual]/3 and [namespace.qual]/2) before a type's first name.
+            if words.is_empty()
+                && *self.peek(0) == Tok::Punct("::")
+                && matches!(self.peek(1), Tok::Ident(_))
+            {
+                self.bump();
+            }
+            let Tok::Ident(w) = self.peek(0).clone() else {
+                break;
+            };
             if INT128_WORDS.contains(&w.as_str()) {
                 let at = self.span();
                 return Err(KernelError::new(
