@@ -210,6 +210,41 @@ impl Executor {
         true
     }
 
+    /// The lanes of warp `w` held at a call of `name` with mask `m` on the other path of their
+    /// `if` ([`Held`]), when they are exactly what a call by the `active` lanes with the same
+    /// mask misses (the mask's lanes that exist, have not returned and are not active, none of
+    /// them outside the held lanes); `None` when no held call meets this one.
+    fn held_for(&self, w: usize, name: &str, m: u64, active: LaneMask) -> Option<Held> {
+        let warp = self.warps.get(w)?;
+        let h = warp.held.as_ref()?;
+        if h.name != name || warp.frames.len() < h.depth || warp.met.contains_key(&h.call) {
+            return None;
+        }
+        if !matches!(
+            warp.frames.get(h.depth - 1),
+            Some(Frame::If { in_else: true, .. })
+        ) {
+            return None;
+        }
+        if m != h.mask {
+            return None;
+        }
+        let mut missing = LaneMask::none();
+        for l in 0..warp.status.len().min(64) {
+            if m >> l & 1 == 1
+                && !active.contains(l)
+                && warp.exists.contains(l)
+                && warp.status[l] != LaneStatus::Returned
+            {
+                missing = missing.with(l);
+            }
+        }
+        if missing.0 == 0 || missing.0 & !h.lanes.0 != 0 {
+            return None;
+        }
+        Some(h.clone())
+    }
+
     /// At a warp-synchronous call `name` of warp `w` by `mask` lanes with operands `vals`:
     /// when lanes held at a matching call ([`Held`]) are the lanes this call's mask misses,
     /// evaluates the held call's operands in those lanes, merges them into `vals` and returns
@@ -224,35 +259,8 @@ impl Executor {
         vals: &mut [Vec<LaneVal>],
         cx: &mut StepCtx,
     ) -> Option<LaneMask> {
-        let warp = self.warps.get(w)?;
-        let h = warp.held.as_ref()?;
-        if h.name != name || warp.frames.len() < h.depth || warp.met.contains_key(&h.call) {
-            return None;
-        }
-        if !matches!(
-            warp.frames.get(h.depth - 1),
-            Some(Frame::If { in_else: true, .. })
-        ) {
-            return None;
-        }
         let m = uniform_mask(vals.first()?, mask)?;
-        if m != h.mask {
-            return None;
-        }
-        let mut missing = LaneMask::none();
-        for l in 0..warp.status.len().min(64) {
-            if m >> l & 1 == 1
-                && !mask.contains(l)
-                && warp.exists.contains(l)
-                && warp.status[l] != LaneStatus::Returned
-            {
-                missing = missing.with(l);
-            }
-        }
-        if missing.0 == 0 || missing.0 & !h.lanes.0 != 0 {
-            return None;
-        }
-        let h = h.clone();
+        let h = self.held_for(w, name, m, mask)?;
         let code = Rc::clone(&self.code);
         let held_call = inst_exprs(code.get(h.pc)?)
             .into_iter()
@@ -313,38 +321,11 @@ impl Executor {
         vals: Option<&[LaneVal]>,
         cx: &mut StepCtx,
     ) -> Option<LaneMask> {
-        let warp = self.warps.get(w)?;
-        let h = warp.held.as_ref()?;
-        if h.name != "__syncwarp" || warp.frames.len() < h.depth || warp.met.contains_key(&h.call) {
-            return None;
-        }
-        if !matches!(
-            warp.frames.get(h.depth - 1),
-            Some(Frame::If { in_else: true, .. })
-        ) {
-            return None;
-        }
         let m = match vals {
             None => FULL_MASK,
             Some(v) => uniform_mask(v, active)?,
         };
-        if m != h.mask {
-            return None;
-        }
-        let mut missing = LaneMask::none();
-        for l in 0..warp.status.len().min(64) {
-            if m >> l & 1 == 1
-                && !active.contains(l)
-                && warp.exists.contains(l)
-                && warp.status[l] != LaneStatus::Returned
-            {
-                missing = missing.with(l);
-            }
-        }
-        if missing.0 == 0 || missing.0 & !h.lanes.0 != 0 {
-            return None;
-        }
-        let h = h.clone();
+        let h = self.held_for(w, "__syncwarp", m, active)?;
         cx.note(
             Level::Info,
             span,

@@ -205,7 +205,7 @@ impl Parser<'_> {
             let Some(v) = self.expr_type(&x) else {
                 return err(format!("`{word}`: store the source in a variable first"));
             };
-            self.hoisted_local(Ty::Val(v), Some(x), span)
+            self.hoisted_local("bits", Ty::Val(v), Some(x), span)
         };
         let dst = match &to_s {
             Some(s) => {
@@ -217,7 +217,7 @@ impl Parser<'_> {
                 };
                 Expr::new(ExprKind::Ident(tmp), span)
             }
-            None => self.hoisted_local(to, None, span),
+            None => self.hoisted_local("bits", to, None, span),
         };
         let sp = self.syn_span(span);
         let d = Expr::new(ExprKind::AddrOf(Box::new(dst.clone())), sp);
@@ -225,35 +225,6 @@ impl Parser<'_> {
         let copy = self.copy_bytes(&d, &s, to_size, false, span, span, word)?;
         self.push_pre_expr(copy);
         Ok(dst)
-    }
-
-    /// A fresh local of type `ty` (initialized to `init`, if any) declared in
-    /// [`Parser::pre`]; the local.
-    fn hoisted_local(&mut self, ty: Ty, init: Option<Expr>, span: Span) -> Expr {
-        self.syn_span(span);
-        let name = format!("bits{}", self.syn);
-        self.declare(&name, ty);
-        let sp = self.syn_span(span);
-        let at = Span {
-            line: span.line,
-            col: 1,
-        };
-        self.pre.push(Stmt {
-            kind: StmtKind::Decl(
-                Storage::default(),
-                vec![Declarator {
-                    name: name.clone(),
-                    ty,
-                    array: None,
-                    init,
-                    span: sp,
-                    id: NodeId::fresh(),
-                }],
-            ),
-            span: at,
-            end: at,
-        });
-        Expr::new(ExprKind::Ident(name), self.syn_span(span))
     }
 }
 

@@ -675,9 +675,21 @@ impl Parser<'_> {
 
     /// `c` computed into a fresh `bool` local declared in [`Parser::pre`]; the local.
     fn hoisted_condition(&mut self, c: Expr, span: Span) -> Expr {
-        self.syn_span(span);
-        let name = format!("cond{}", self.syn);
         let ty = Ty::Val(ValTy::scalar(Scalar::Bool));
+        self.hoisted_local("cond", ty, Some(c), span)
+    }
+
+    /// A fresh local `PREFIXn` of type `ty` (initialized to `init`, if any) declared in
+    /// [`Parser::pre`], before the statement being read; the local.
+    pub(crate) fn hoisted_local(
+        &mut self,
+        prefix: &str,
+        ty: Ty,
+        init: Option<Expr>,
+        span: Span,
+    ) -> Expr {
+        self.syn_span(span);
+        let name = format!("{prefix}{}", self.syn);
         self.declare(&name, ty);
         let sp = self.syn_span(span);
         let at = Span {
@@ -691,7 +703,7 @@ impl Parser<'_> {
                     name: name.clone(),
                     ty,
                     array: None,
-                    init: Some(c),
+                    init,
                     span: sp,
                     id: NodeId::fresh(),
                 }],
