@@ -8,6 +8,7 @@
 //! parentheses, so that `N * 2` stays one operand). An alias naming another alias is replaced
 //! again, at most [`MAX_ROUNDS`] times; each round is linear in the tokens.
 
+use super::scopes::{punct, word};
 use crate::lexer::{Tok, Token};
 use std::collections::HashMap;
 
@@ -30,17 +31,6 @@ struct AParam {
 struct Alias {
     params: Vec<AParam>,
     rhs: Vec<Token>,
-}
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
 }
 
 /// The template argument list opening at `open` (a `<`): each argument's tokens, the index

@@ -12,13 +12,9 @@
 //! storage does. The `_t` alias is read the same. Other arguments are left as written (and
 //! refused where the type is read).
 
+use super::scopes::punct;
 use super::std_constants::word;
 use crate::lexer::{Tok, Token};
-
-/// Whether `t` is the punctuation `p`.
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
 
 /// The tokens of `op(TYPE)` at `k` (`op` one of `ops`): the type's tokens and the position
 /// after the `)`; `None` when no such operator is there.

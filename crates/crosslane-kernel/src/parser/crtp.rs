@@ -17,6 +17,7 @@
 //! `Base<Der>` named as a type elsewhere (a `Base<Der>&` parameter) is not the copied
 //! members' class: such a use reads the base alone.
 
+use super::scopes::{punct, word};
 use crate::lexer::{Tok, Token};
 use std::collections::HashMap;
 
@@ -25,17 +26,6 @@ use std::collections::HashMap;
 struct ClassTemplate {
     params: Vec<(String, bool)>,
     body: Vec<Token>,
-}
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
 }
 
 /// The index of the bracket closing the one at `open` (`(`, `[`, `{` or `<` as a template

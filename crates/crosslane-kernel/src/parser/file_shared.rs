@@ -15,18 +15,8 @@
 //! it: C++17 [dcl.spec]/1 lets decl-specifiers come in any order, and nvcc reads the memory
 //! space specifier as one of them, so both orders declare the same shared variable.
 
+use super::scopes::{punct, word};
 use crate::lexer::{Tok, Token};
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
 
 /// One file-scope declaration: the name it declares and its tokens, `extern` to `;`.
 struct Decl {

@@ -10,6 +10,7 @@
 //!
 //! One pass each, linear in the tokens.
 
+use super::scopes::{punct, word};
 use crate::lexer::{Tok, Token};
 
 /// The `<cstdint>` / `<cstddef>` names the parser knows as types (its `TYPE_WORDS`).
@@ -27,17 +28,6 @@ const STD_TYPES: &[&str] = &[
     "int64_t",
     "uint64_t",
 ];
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
 
 /// `tokens` with each run of adjacent string literals joined into its first token (which then
 /// ends where the last ended), and `std::` / `::` dropped before a `<cstdint>` type name.

@@ -18,21 +18,11 @@
 //! function pointer or array alias keeps its own readers. The pass is one left-to-right walk;
 //! its output is at most the tokens times the longest alias.
 
+use super::scopes::{punct, word};
 use crate::lexer::{Tok, Token};
 
 /// The most tokens an aliased pointer type may hold: longer ones are left to the parser.
 const MAX_RHS: usize = 64;
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
 
 /// Qualifiers that may follow a pointer's `*`.
 fn ptr_qualifier(w: &str) -> bool {

@@ -11,6 +11,7 @@
 //! static member, and tag dispatch on `std::true_type` / `std::false_type` picks the overload
 //! of that class.
 
+pub(super) use super::scopes::word;
 use crate::lexer::{Tok, Token};
 
 const NAMES: [&str; 4] = [
@@ -32,14 +33,6 @@ template <bool B> using bool_constant = integral_constant<bool, B>;
 using true_type = integral_constant<bool, true>;
 using false_type = integral_constant<bool, false>;
 ";
-
-/// The identifier `t` spells, if it is one.
-pub(super) fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w),
-        _ => None,
-    }
-}
 
 /// The first token of `tokens` naming one of `names` (where a prelude is placed).
 pub(super) fn first_naming(tokens: &[Token], names: &[&str]) -> Option<Token> {

@@ -8,10 +8,11 @@
 //! The transparent `plus<>` (`T = void`, [arithmetic.operations.plus]/2) is not defined here:
 //! outside a CUB call its use is refused naming the form to write (`plus<float>`).
 
+use super::scopes::{punct, word};
 use super::targs::TParam;
 use super::templates::Template;
 use super::Parser;
-use crate::lexer::{lex, Tok, Token};
+use crate::lexer::{lex, Token};
 
 /// Each function object: its name, result type and the expression `operator()` returns.
 const FUNCTORS: &[(&str, &str, &str)] = &[
@@ -30,17 +31,6 @@ const FUNCTORS: &[(&str, &str, &str)] = &[
 /// Whether `name` is one of the function objects defined here.
 pub(super) fn is_functor(name: &str) -> bool {
     FUNCTORS.iter().any(|(n, _, _)| *n == name)
-}
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
 }
 
 impl Parser<'_> {

@@ -11,6 +11,7 @@
 //! written `{ auto t = e; a = t.first; b = t.second; }`: `tie` makes a pair of references to
 //! `a` and `b`, and assigning a pair to it assigns each member ([tuple.assign]/2).
 
+use super::scopes::punct;
 use super::std_constants::{first_naming, word};
 use crate::lexer::{Tok, Token};
 
@@ -29,11 +30,6 @@ __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b) { return pair<T1, T2>(a, 
 
 /// The name of the temporary a `tie` assignment unpacks (reserved: two underscores).
 const TIED: &str = "__crosslane_tied";
-
-/// Whether `t` is the punctuation `p`.
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
 
 /// A token spelling `tok` at `at`'s position (so a message about it points at the source).
 fn at(at: &Token, tok: Tok) -> Token {

@@ -11,21 +11,11 @@
 //! declarations with an `=` initializer are read (a variable template that is written at run
 //! time has no class template counterpart and is left for the parser to refuse).
 
+use super::scopes::{punct, word};
 use crate::lexer::{Tok, Token};
 
 /// The most declarations rewritten (a budget on the input-driven scan).
 const MAX_DECLS: usize = 4096;
-
-fn word(t: Option<&Token>) -> Option<&str> {
-    match t.map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w),
-        _ => None,
-    }
-}
-
-fn punct(t: Option<&Token>, p: &str) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
-}
 
 /// The index just past the `>` closing the `<` at `open` (a `>>` closing it and the list
 /// around counts as two), and whether that closing token was a `>>` ending two lists.
