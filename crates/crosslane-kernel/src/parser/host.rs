@@ -486,6 +486,16 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `(void)hipMalloc(&p, n);`: a call cast to void to drop its status is still evaluated
+        // (C++17 [expr.static.cast]/6, the operand is a discarded-value expression), so it is
+        // read as the call itself.
+        if matches!(tok(k), Some(Tok::Punct("(")))
+            && ident(k + 1) == Some("void")
+            && matches!(tok(k + 2), Some(Tok::Punct(")")))
+            && ident(k + 3).is_some_and(|n| READ_CALLS.contains(&n))
+        {
+            return self.host_statement(st, k + 3, close);
+        }
         // A kernel held in a function pointer; `h.push_back(v);` / `h.resize(n);` of a vector.
         let member = matches!(tok(k + 1), Some(Tok::Punct(".")));
         if let Some(next) = self

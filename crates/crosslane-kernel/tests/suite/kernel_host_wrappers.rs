@@ -359,3 +359,26 @@ int main() {
     let t = run_finished(src, config);
     assert_eq!(ints(&t, "d"), [10, 11, 12, 13].map(Some).to_vec());
 }
+
+/// Runtime calls cast to `void` to drop their status (chipStar's and many tests' shape): the
+/// calls still run (C++17 [expr.static.cast]/6), so `o` is the 8 ints `hipMalloc` gave and
+/// `hipMemset` zeroed.
+const VOID_CAST_CALLS: &str = "\
+#include <hip/hip_runtime.h>
+__global__ void k(int* o) { o[threadIdx.x] += __popcll(__ballot(threadIdx.x < 5)); }
+int main() {
+  int* d;
+  (void)hipMalloc(&d, 8 * sizeof(int));
+  (void)hipMemset(d, 0, 8 * sizeof(int));
+  hipLaunchKernelGGL(k, dim3(1), dim3(8), 0, 0, d);
+  return 0;
+}
+";
+
+#[test]
+fn runtime_calls_cast_to_void_are_read() {
+    // 8 threads in one wave; lanes 0..4 vote true: popcount 5, added to the zeroed cells
+    // (undefined cells, had the memset not been read, would stay undefined).
+    let t = run_default(VOID_CAST_CALLS);
+    assert_eq!(ints(&t, "o"), vec![Some(5); 8]);
+}
