@@ -9,9 +9,9 @@
 //!
 //! ```text
 //! s0; s1 (holds `goto L`); s2; L: s3;
-//! ⇒ s0; bool goto#L = false;
-//!   do { s1'; s2; } while (0);        // s1' has `{ goto#L = true; break; }` for `goto L`,
-//!   s3;                                // and `if (goto#L) break;` after each loop it is in
+//! ⇒ s0; bool __goto#L = false;
+//!   do { s1'; s2; } while (0);        // s1' has `{ __goto#L = true; break; }` for `goto L`,
+//!   s3;                                // and `if (__goto#L) break;` after each loop it is in
 //! ```
 //!
 //! The lane's `break` leaves the innermost loop; the flag takes it out of each enclosing one up
@@ -188,7 +188,7 @@ impl Parser<'_> {
                 }
             }
             self.syn = self.syn.wrapping_add(1);
-            let flag = format!("goto#{label}#{}", self.syn);
+            let flag = format!("__goto#{label}#{}", self.syn);
             let skipped: Vec<Stmt> = list.drain(first..k).collect();
             let span = skipped.first().map_or(at, |s| s.span);
             let end = skipped.last().map_or(at, |s| s.end);

@@ -310,6 +310,10 @@ done:
         ),
     );
     assert_eq!(ints_or_min(&t, "o"), vec![2, 1, 3, 0, -2]);
+    // The lowering's flag is the front end's own variable: the views do not list it.
+    let flags: Vec<&String> = t.names.iter().filter(|n| n.contains("goto")).collect();
+    assert!(!flags.is_empty(), "the lowering made a flag");
+    assert!(flags.iter().all(|n| t.is_synthesized(n)), "{flags:?}");
 }
 
 #[test]
