@@ -4,31 +4,9 @@
 //! cross-lane functions") and the C++17 standard, computed by the Python models quoted beside
 //! each test.
 
+use crate::support::out_ints as run_ints;
 use crosslane_core::Dialect;
 use crosslane_kernel::{run_kernel, KVal, LaunchConfig, Outcome};
-
-fn run_ints(
-    src: &str,
-    dialect: Dialect,
-    lanes: usize,
-    threads: usize,
-    len: usize,
-) -> Vec<Option<i128>> {
-    let config = LaunchConfig {
-        dialect: Some(dialect),
-        lanes: Some(lanes),
-        block_dim: Some([threads, 1, 1]),
-        buffer_len: [("out".to_string(), len)].into(),
-        ..LaunchConfig::default()
-    };
-    let t = run_kernel(src, config).expect("runs");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t.buffer("out")
-        .expect("out")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
 
 /// `auto x = group.member(…)`: a value deduced from a group's member call, not a new group
 /// (hip-tests' `auto cg_ballot_res = cg.ballot(val == 10);`, `auto r = tile.thread_rank();`).

@@ -4,31 +4,9 @@
 //! definitions in the CUDA C++ Programming Guide and the HIP Programming Guide ("Cooperative
 //! Groups"), never read from a run.
 
+use crate::support::out_ints as ints;
 use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, LaunchConfig, Outcome};
-
-fn ints(
-    src: &str,
-    dialect: Dialect,
-    lanes: usize,
-    threads: usize,
-    len: usize,
-) -> Vec<Option<i128>> {
-    let config = LaunchConfig {
-        dialect: Some(dialect),
-        lanes: Some(lanes),
-        block_dim: Some([threads, 1, 1]),
-        buffer_len: [("out".to_string(), len)].into(),
-        ..LaunchConfig::default()
-    };
-    let t = run_kernel(src, config).expect("runs");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t.buffer("out")
-        .expect("out")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
+use crosslane_kernel::{run_kernel, LaunchConfig};
 
 /// The rocm-examples shape: a tree sum through shared memory over any group, with `g.sync()`,
 /// `g.thread_rank()` and `g.size()`, called with the block and with tiles of 16.

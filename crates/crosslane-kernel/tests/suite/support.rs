@@ -144,3 +144,28 @@ pub fn shader(name: &str) -> String {
     let p = format!("{}/examples_wgsl/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
 }
+
+/// The final integer cells of buffer `out` (`len` cells) after `src` runs to its end as
+/// `dialect` on `lanes`-lane warps in one block of `threads` threads; panics if it does not finish.
+pub fn out_ints(
+    src: &str,
+    dialect: Dialect,
+    lanes: usize,
+    threads: usize,
+    len: usize,
+) -> Vec<Option<i128>> {
+    let config = LaunchConfig {
+        dialect: Some(dialect),
+        lanes: Some(lanes),
+        block_dim: Some([threads, 1, 1]),
+        buffer_len: [("out".to_string(), len)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    t.buffer("out")
+        .expect("out")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect()
+}
