@@ -5,8 +5,9 @@
 //! from the CANN asc-devkit SIMT API reference's definitions, beside each assertion.
 
 use crate::cells::cell_ints;
+use crate::support::run_finished as run;
 use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
+use crosslane_kernel::{run_kernel, KVal, LaunchConfig};
 
 fn config(threads: usize, args: &[(&str, &str)]) -> LaunchConfig {
     let mut config = LaunchConfig {
@@ -18,17 +19,6 @@ fn config(threads: usize, args: &[(&str, &str)]) -> LaunchConfig {
         config.args.insert((*k).into(), (*v).into());
     }
     config
-}
-
-fn run(src: &str, config: LaunchConfig) -> KernelTrace {
-    let t = run_kernel(src, config).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        t.outcome,
-        Some(Outcome::Finished),
-        "{:?}",
-        t.merged_diagnostics
-    );
-    t
 }
 
 /// laneid(): the lane in [0, 31]; lanemask_xx(): bit k set for the lanes k that are equal to,
