@@ -369,17 +369,35 @@ impl Executor {
             }
             ExprKind::Logical(and, a, b) => {
                 let x = self.eval(w, a, mask, cx);
+                // WGSL: an indeterminate value is some value of its type (WGSL spec,
+                // § Indeterminate Values), so where the left operand is indeterminate and the
+                // right one alone decides (`x || true`, `x && false`), the result is that value.
+                // The right operand is evaluated there too (a WGSL one is pure: naga makes its
+                // calls statements, and such an operand keeps its branch).
+                let indeterminate_left =
+                    self.trace.launch.dialect == crosslane_core::op::Dialect::Wgsl;
                 let mut need = LaneMask::none();
                 for l in mask.iter().filter(|&l| l < lanes) {
-                    if let Ok(v) = &x[l] {
-                        if v.truthy() == Some(*and) {
-                            need = need.with(l);
-                        }
+                    match &x[l] {
+                        Ok(v) if v.truthy() == Some(*and) => need = need.with(l),
+                        Err(_) if indeterminate_left => need = need.with(l),
+                        _ => {}
                     }
                 }
                 let y = self.eval(w, b, need, cx);
                 lanewise(mask, &mut |l| {
-                    let p = x[l].clone()?;
+                    let p = match x[l].clone() {
+                        Ok(p) => p,
+                        Err(u) => {
+                            let decides = indeterminate_left
+                                && y[l].as_ref().is_ok_and(|q| q.truthy() == Some(!*and));
+                            return if decides {
+                                Ok(KVal::bool(!*and))
+                            } else {
+                                Err(u)
+                            };
+                        }
+                    };
                     let t = p
                         .truthy()
                         .ok_or_else(|| Undef::at(e.span, "not a scalar"))?;

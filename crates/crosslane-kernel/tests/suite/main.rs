@@ -128,6 +128,7 @@ mod wgsl_f16_structs;
 mod wgsl_fixes;
 mod wgsl_gaps;
 mod wgsl_layout;
+mod wgsl_loops_logic;
 mod wgsl_private;
 mod wgsl_relax;
 mod wgsl_uniformity;

@@ -16,6 +16,9 @@ impl Lower<'_> {
                     let Some(name) = self.func.named_expressions.get(&h).cloned() else {
                         continue;
                     };
+                    // Bound early for a loop's continuing block (`name_body_lets`): this is
+                    // its declaration, so its value is the expression itself.
+                    self.baked.remove(&h);
                     if matches!(
                         self.ty_inner(h),
                         TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
@@ -51,6 +54,23 @@ impl Lower<'_> {
                 condition,
                 accept,
                 reject,
+            } if self.short_circuit(*condition, accept, reject).is_some() => {
+                let (and, left, right, pointer) = self
+                    .short_circuit(*condition, accept, reject)
+                    .ok_or_else(|| KernelError::new(at.line, at.col, "short circuit"))?;
+                let a = self.expr(left, 0)?;
+                let b = self.expr(right, 0)?;
+                let p = self.place(pointer, 0)?;
+                vec![assign(
+                    p,
+                    ex(ExprKind::Logical(and, Box::new(a), Box::new(b)), at),
+                    at,
+                )]
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
             } => {
                 let c = self.expr(*condition, 0)?;
                 let a = self.block(accept, at)?;
@@ -70,6 +90,12 @@ impl Lower<'_> {
                 continuing,
                 break_if,
             } => {
+                // WGSL § continuing Statement: the continuing block sees the `let`s declared at
+                // the top of the body, and names them, not their expressions: `k = next` after
+                // `continue` must read the value `next` took, even when the body changed `k`
+                // since. The continuing block is lowered first (every `continue` repeats it), so
+                // those names are bound before it.
+                self.name_body_lets(body);
                 let mut cont = self.block(continuing, at)?;
                 if let Some(b) = break_if {
                     let c = self.expr(*b, 0)?;
@@ -109,10 +135,14 @@ impl Lower<'_> {
             }
             Statement::Break => vec![stmt(StmtKind::Break, at)],
             Statement::Continue => {
-                // The continuing block runs before the next iteration (WGSL § continuing).
+                // The continuing block runs before the next iteration (WGSL § continuing). A
+                // `continue` inside a `switch` belongs to the loop around it (WGSL § continue
+                // Statement), so the innermost loop's continuing, not the switch's (none).
                 let mut v = self
                     .loops
-                    .last()
+                    .iter()
+                    .rev()
+                    .find(|l| !l.switch)
                     .map(|l| l.continuing.clone())
                     .unwrap_or_default();
                 v.push(stmt(StmtKind::Continue, at));
@@ -532,5 +562,97 @@ fn assign(place: Expr, value: Expr, at: ast::Span) -> Stmt {
             )),
             at,
         ),
+    }
+}
+
+impl Lower<'_> {
+    /// Binds each `let` declared at the top level of a loop body to its name before the body
+    /// is lowered, as the body's `Emit` then does (the same name, so the binding is
+    /// unchanged); the loop's continuing block, lowered first, then reads the body's
+    /// variables rather than recomputing their expressions.
+    fn name_body_lets(&mut self, body: &naga::Block) {
+        for s in body.iter() {
+            let Statement::Emit(range) = s else {
+                continue;
+            };
+            for h in range.clone() {
+                let Some(name) = self.func.named_expressions.get(&h).cloned() else {
+                    continue;
+                };
+                if matches!(
+                    self.ty_inner(h),
+                    TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
+                ) || self.is_modf_frexp(h)
+                {
+                    continue;
+                }
+                self.baked.insert(h, name);
+            }
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// naga's lowering of `a && b` / `a || b` (its WGSL front end, `logical`): `if a { t = b }
+    /// else { t = false }`, or `if !a { t = b } else { t = true }`, into a nameless local `t`.
+    /// When `b` is a pure expression (the accept block only emits it and stores it), the pair
+    /// runs again as one `&&` / `||` expression: the same value where `a` is defined, and where
+    /// `a` is indeterminate (an out-of-range shuffle) the value `b` decides alone (`x || true`
+    /// is true whatever `x` is: WGSL § Logical Expressions), where a branch on `a` would have
+    /// no defined path. Returns whether it is `&&`, the left operand, the right operand and the
+    /// local's pointer. A right operand with a call or a subgroup operation (a statement in
+    /// naga's IR) keeps the branch: it runs only where `a` lets it.
+    fn short_circuit(
+        &self,
+        condition: Handle<Expression>,
+        accept: &naga::Block,
+        reject: &naga::Block,
+    ) -> Option<(
+        bool,
+        Handle<Expression>,
+        Handle<Expression>,
+        Handle<Expression>,
+    )> {
+        let [Statement::Store {
+            pointer,
+            value: other,
+        }] = reject.iter().as_slice()
+        else {
+            return None;
+        };
+        let Expression::Literal(naga::Literal::Bool(other)) = self.func.expressions[*other] else {
+            return None;
+        };
+        let Expression::LocalVariable(l) = self.func.expressions[*pointer] else {
+            return None;
+        };
+        if self.func.local_variables[l].name.is_some() {
+            return None;
+        }
+        let (last, emits) = accept.iter().as_slice().split_last()?;
+        let Statement::Store {
+            pointer: p2,
+            value: right,
+        } = last
+        else {
+            return None;
+        };
+        if p2 != pointer || !emits.iter().all(|s| matches!(s, Statement::Emit(_))) {
+            return None;
+        }
+        // `&&`: the other path stores false and the condition is `a`; `||`: true and `!a`.
+        let and = !other;
+        let left = if and {
+            condition
+        } else {
+            match self.func.expressions[condition] {
+                Expression::Unary {
+                    op: naga::UnaryOperator::LogicalNot,
+                    expr,
+                } => expr,
+                _ => return None,
+            }
+        };
+        Some((and, left, *right, *pointer))
     }
 }

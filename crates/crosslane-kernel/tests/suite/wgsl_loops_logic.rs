@@ -1,0 +1,186 @@
+//! WGSL control flow that ran wrong: a `continue` inside a `switch` inside a loop, a loop's
+//! `continuing` block reading a `let` of the body, and `||` / `&&` whose left operand is
+//! indeterminate where the right operand alone decides. Every expected value is worked out by
+//! hand (or by the Python model quoted beside it) from the WGSL spec sections named per test,
+//! never copied from the emulator's output.
+
+use crosslane_kernel::wgsl::run_wgsl;
+use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
+
+fn config(lanes: usize, out: usize) -> LaunchConfig {
+    let mut c = LaunchConfig {
+        lanes: Some(lanes),
+        grid_dim: Some([1, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.args.insert("o".into(), "zero".into());
+    c.buffer_len.insert("o".into(), out);
+    c
+}
+
+fn run_with(src: &str, c: LaunchConfig) -> KernelTrace {
+    let t = run_wgsl(src, c).unwrap_or_else(|e| panic!("{e}"));
+    let errors: Vec<String> = t
+        .all_diagnostics()
+        .filter(|d| d.level == crosslane_core::result::Level::Error)
+        .map(|d| d.message.clone())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    t
+}
+
+/// Each cell, `i128::MIN` where it is undefined.
+fn ints(t: &KernelTrace) -> Vec<i128> {
+    t.buffer("o")
+        .expect("no buffer o")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
+        .collect()
+}
+
+/// WGSL § continue Statement: a `continue` inside a `switch` continues the loop around it, so
+/// the `for` loop's update (its continuing block) still runs. (It ran the switch's own, empty
+/// continuing: `j` never grew and the run went on to the work limit.)
+#[test]
+fn continue_inside_a_switch_runs_the_loops_update() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  var total = 0u;
+  for (var j = 0u; j < 5u; j++) {
+    switch (j) {
+      case 1u: { continue; }
+      case 3u: { if (i >= 2u) { continue; } total += 50u; }
+      default: { total += j; }
+    }
+    total += 100u;
+  }
+  o[i] = total;
+}";
+    // j = 0: +0 +100; j = 1: skipped; j = 2: +2 +100; j = 3: i < 2 adds 50 + 100, i >= 2
+    // skips; j = 4: +4 +100. i < 2: 0+100+2+100+50+100+4+100 = 456; i >= 2: 306.
+    let t = run_with(src, config(32, 4));
+    assert_eq!(ints(&t), vec![456, 456, 306, 306]);
+
+    // The same inside `loop { … continuing { … } }`, with `break if`.
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(2) fn main(@builtin(local_invocation_index) i: u32) {
+  var n = 0u;
+  var hits = 0u;
+  loop {
+    switch (n % 3u) {
+      case 0u: { continue; }
+      default: { hits += 1u + i; }
+    }
+    continuing {
+      n += 1u;
+      break if n >= 7u;
+    }
+  }
+  o[i] = hits * 10u + n;
+}";
+    // n = 0..6: the cases n % 3 != 0 are n = 1, 2, 4, 5 (4 hits of 1 + i); n ends at 7.
+    // i = 0: 4 * 10 + 7 = 47; i = 1: 8 * 10 + 7 = 87.
+    let t = run_with(src, config(32, 2));
+    assert_eq!(ints(&t), vec![47, 87]);
+}
+
+/// WGSL § continuing Statement: the continuing block sees the body's `let` declarations as
+/// the values they took, even where the body has since changed what they were computed from.
+#[test]
+fn continuing_reads_a_body_let_as_its_value() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  var k = 0u;
+  var s = 0u;
+  loop {
+    let next = k + 1u;
+    if (next % 3u == 0u) { k = next; continue; }
+    s += next;
+    continuing {
+      k = next;
+      break if k >= i + 5u;
+    }
+  }
+  o[i] = s;
+}";
+    // Python model of the loop (next = k + 1 once per pass; the multiples of 3 add nothing):
+    //   def run(i):
+    //     k = s = 0
+    //     while True:
+    //       nxt = k + 1
+    //       if nxt % 3: s += nxt
+    //       k = nxt
+    //       if k >= i + 5: return s
+    //   [run(i) for i in range(4)] == [12, 12, 19, 27]
+    // (Re-evaluating `k + 1u` in the continuing after `k = next` skipped a value: 8, 8, 8, 16.)
+    let t = run_with(src, config(32, 4));
+    assert_eq!(ints(&t), vec![12, 12, 19, 27]);
+
+    // A vector `let` of the body, read component-wise in the continuing block.
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1) fn main() {
+  var p = vec2<u32>(1u, 0u);
+  var steps = 0u;
+  loop {
+    let q = vec2<u32>(p.y, p.x + p.y);
+    p = vec2<u32>(0u, 0u);
+    continuing {
+      p = q;
+      steps += 1u;
+      break if steps >= 6u;
+    }
+  }
+  o[0] = p.x;
+  o[1] = p.y;
+}";
+    // q = (y, x + y) from (1, 0): (0,1), (1,1), (1,2), (2,3), (3,5), (5,8) after 6 steps.
+    let t = run_with(src, config(32, 2));
+    assert_eq!(ints(&t), vec![5, 8]);
+}
+
+/// WGSL § Logical Expressions and § Indeterminate Values: `e1 || e2` is true when `e2` is,
+/// whatever value an indeterminate `e1` has (and `e1 && e2` false when `e2` is false), so an
+/// out-of-range `subgroupShuffleDown` on the left leaves a defined result there; where the
+/// right operand does not decide, the result stays undefined. (The run ended in an error:
+/// naga lowers `||` to an `if` on the left operand, a branch on an undefined value.)
+#[test]
+fn logical_operators_with_an_indeterminate_left_operand() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(8) fn main(@builtin(subgroup_invocation_id) l: u32,
+                                    @builtin(subgroup_size) n: u32) {
+  let down = subgroupShuffleDown(l * 10u, 1u);
+  o[l] = u32(down == l * 10u + 10u || l == n - 1u);
+  o[8u + l] = u32(down > 1000u && l != n - 1u);
+  o[16u + l] = u32(down == 70u || l == 0u);
+}";
+    // 8 lanes: lanes 0..6 read lane l + 1 (10 l + 10); lane 7 reads lane 8, outside the
+    // subgroup: indeterminate (WGSL § subgroupShuffleDown).
+    // Row 1: lanes 0..6 true by the left; lane 7 true by the right.
+    // Row 2: lanes 0..6 false by the left (at most 70); lane 7 false by the right.
+    // Row 3: lane 6 (reads 70) and lane 0 (l == 0) true, lanes 1..5 false; lane 7: the left
+    // is indeterminate and the right false, so undefined.
+    let t = run_with(src, config(8, 24));
+    let u = i128::MIN;
+    let mut want = vec![1; 8];
+    want.extend([0; 8]);
+    want.extend([1, 0, 0, 0, 0, 0, 1, u]);
+    assert_eq!(ints(&t), want);
+}
+
+/// A right operand holding a subgroup operation (a statement in naga's IR) runs only in the
+/// invocations the left operand lets through, as `&&` short-circuits (WGSL § Logical
+/// Expressions; § subgroupAdd counts the active invocations).
+#[test]
+fn a_subgroup_call_on_the_right_of_and_runs_where_the_left_is_true() {
+    let src = "enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(8) fn main(@builtin(subgroup_invocation_id) l: u32) {
+  o[l] = u32(l % 2u == 0u && subgroupAdd(1u) == 4u);
+}";
+    // 8 lanes: the 4 even ones call subgroupAdd together (4 active: true); odd lanes are
+    // false by the left. Had every lane called it, the sum would be 8 and all false.
+    let t = run_with(src, config(8, 8));
+    assert_eq!(ints(&t), vec![1, 0, 1, 0, 1, 0, 1, 0]);
+}
