@@ -116,6 +116,32 @@ fn continuing_reads_a_body_let_as_its_value() {
     let t = run_with(src, config(32, 4));
     assert_eq!(ints(&t), vec![12, 12, 19, 27]);
 
+    // The same with the `let`s bound to a helper's and a subgroup operation's results (naga
+    // makes those calls statements): the continuing block reads their names too. (Refused
+    // before: "a built-in's result used before its call".)
+    let src = "enable subgroups;
+diagnostic(off, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+fn inc(x: u32) -> u32 { return x + 1u; }
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  var k = 0u;
+  var s = 0u;
+  loop {
+    let next = inc(k);
+    let zero = subgroupMin(next) * 0u;
+    if (next % 3u == 0u) { k = next; continue; }
+    s += next;
+    continuing {
+      k = next + zero;
+      break if k >= i + 5u;
+    }
+  }
+  o[i] = s;
+}";
+    // The same values as above: `zero` is 0 whatever subgroupMin gives.
+    let t = run_with(src, config(32, 4));
+    assert_eq!(ints(&t), vec![12, 12, 19, 27]);
+
     // A vector `let` of the body, read component-wise in the continuing block.
     let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
 @compute @workgroup_size(1) fn main() {

@@ -572,6 +572,23 @@ impl Lower<'_> {
     /// variables rather than recomputing their expressions.
     fn name_body_lets(&mut self, body: &naga::Block) {
         for s in body.iter() {
+            // A `let` of a call's, an atomic's or a subgroup operation's result: the name its
+            // statement gives it (`result_name`). (A ballot's result is left to its statement,
+            // which also marks it as a ballot.)
+            let result = match s {
+                Statement::Call { result, .. } | Statement::Atomic { result, .. } => *result,
+                Statement::SubgroupCollectiveOperation { result, .. }
+                | Statement::SubgroupGather { result, .. }
+                | Statement::WorkGroupUniformLoad { result, .. } => Some(*result),
+                _ => None,
+            };
+            if let Some(r) = result {
+                if let Some(name) = self.func.named_expressions.get(&r).cloned() {
+                    if self.value_cells(r).is_none() {
+                        self.baked.insert(r, name);
+                    }
+                }
+            }
             let Statement::Emit(range) = s else {
                 continue;
             };
