@@ -11,8 +11,12 @@
 //! - a value is non-uniform when it derives from `local_invocation_id`/`_index`,
 //!   `global_invocation_id`, `subgroup_invocation_id`, a load of `read_write` storage,
 //!   workgroup or private memory (not through `workgroupUniformLoad`), an atomic's or a
-//!   subgroup built-in's result, a function variable given such a value or written in
-//!   non-uniform control flow, or a helper's result that depends on one (`subgroup_id`,
+//!   subgroup built-in's result, a function variable given such a value, written in
+//!   non-uniform control flow or through a non-uniform index (`a[i % 4u] = 1u` leaves all of
+//!   `a` non-uniform, as the spec's partial assignment does), or passed by pointer to a helper
+//!   that writes it so (its summary says, per pointer parameter, whether the write is
+//!   non-uniform by itself or through which arguments), or a helper's result that depends on
+//!   one (`subgroup_id`,
 //!   `subgroup_size`, `workgroup_id`, `num_workgroups`, uniform and read-only storage buffers are
 //!   uniform, as in Tint);
 //! - control flow is non-uniform inside an `if`/`switch` on a non-uniform value, inside a loop
@@ -118,6 +122,15 @@ struct Summary {
     ret_params: Vec<bool>,
     /// Findings inside the function whatever the arguments.
     own: Vec<Finding>,
+    /// Per pointer parameter: why what it points to is non-uniform after a call whatever the
+    /// arguments (a store through it of a non-uniform value, or in non-uniform control flow:
+    /// the spec's `PointerParameterMayBeNonUniform`), `None` when uniform or never written.
+    ptr_out: Vec<Option<String>>,
+    /// Per parameter: whether the function stores through it (a pointer parameter).
+    ptr_written: Vec<bool>,
+    /// Per pointer parameter `k`, per parameter `j`: whether what `k` points to is non-uniform
+    /// after a call when argument `j` is.
+    ptr_out_params: Vec<Vec<bool>>,
 }
 
 struct Walk<'a> {
@@ -139,6 +152,9 @@ struct Walk<'a> {
     level: Level,
     /// Why a returned value may be non-uniform.
     ret: Option<String>,
+    /// Per parameter written through (a pointer parameter): why its pointee is non-uniform
+    /// after the function, `None` while uniform.
+    ptr_out: HashMap<u32, Option<String>>,
 }
 
 impl Walk<'_> {
@@ -248,6 +264,37 @@ impl Walk<'_> {
             match self.func.expressions[p] {
                 Expression::LocalVariable(l) => return Some(l),
                 Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => p = base,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The parameter a pointer expression points into (`*p`, `(*p)[i]`, `(*p).m`).
+    fn root_param(&self, mut p: Handle<Expression>) -> Option<u32> {
+        for _ in 0..10_000 {
+            match self.func.expressions[p] {
+                Expression::FunctionArgument(i) => return Some(i),
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => p = base,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Why a pointer expression's place depends on the invocation: a non-uniform index on
+    /// the way to it (`a[i % 4u]`), so a store there leaves the whole variable non-uniform
+    /// (WGSL spec, Uniformity Analysis: a partial assignment's value joins the reference's).
+    fn varying_index(&mut self, mut p: Handle<Expression>) -> Option<String> {
+        for _ in 0..10_000 {
+            match self.func.expressions[p] {
+                Expression::Access { base, index } => {
+                    if let Some(w) = self.varying(index) {
+                        return Some(format!("an index that depends on {w}"));
+                    }
+                    p = base;
+                }
+                Expression::AccessIndex { base, .. } => p = base,
                 _ => return None,
             }
         }
@@ -364,9 +411,18 @@ impl Walk<'_> {
                     }
                 }
                 Statement::Store { pointer, value } => {
+                    let why = nu
+                        .clone()
+                        .or_else(|| self.varying(*value))
+                        .or_else(|| self.varying_index(*pointer));
                     if let Some(l) = self.root_local(*pointer) {
-                        if nu.is_some() || self.varying(*value).is_some() {
+                        if why.is_some() {
                             self.varying_locals.insert(l);
+                        }
+                    } else if let Some(k) = self.root_param(*pointer) {
+                        let entry = self.ptr_out.entry(k).or_insert(None);
+                        if entry.is_none() {
+                            *entry = why;
                         }
                     }
                 }
@@ -460,6 +516,26 @@ impl Walk<'_> {
                     }
                     if let Some(r) = result {
                         self.call_results.insert(*r, ret);
+                    }
+                    // A local passed by pointer: non-uniform after the call when the helper
+                    // writes it non-uniformly, or with a non-uniform argument it depends on,
+                    // or at all in non-uniform control flow.
+                    for (k, a) in arguments.iter().enumerate() {
+                        let Some(l) = self.root_local(*a) else {
+                            continue;
+                        };
+                        let Some(base) = summary.ptr_out.get(k) else {
+                            continue;
+                        };
+                        let by_arg = summary.ptr_out_params.get(k).is_some_and(|by| {
+                            arguments.iter().enumerate().any(|(j, b)| {
+                                by.get(j) == Some(&true) && self.varying(*b).is_some()
+                            })
+                        });
+                        let written = summary.ptr_written.get(k).copied().unwrap_or(false);
+                        if base.is_some() || by_arg || (written && nu.is_some()) {
+                            self.varying_locals.insert(l);
+                        }
                     }
                 }
                 Statement::Return { value: Some(v) } if self.ret.is_none() => {
@@ -614,6 +690,7 @@ impl<'a> Walk<'a> {
             findings: Vec::new(),
             level,
             ret: None,
+            ptr_out: HashMap::new(),
         }
     }
 
@@ -625,6 +702,7 @@ impl<'a> Walk<'a> {
             self.memo_done = 0;
             self.findings.clear();
             self.ret = None;
+            self.ptr_out.clear();
             let f = self.func;
             self.block(&f.body, None, 0);
             if self.varying_locals.len() == before {
@@ -660,6 +738,13 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
         base.run();
         let own = base.findings.clone();
         let ret = base.ret.clone();
+        let ptr_written: Vec<bool> = (0..n as u32)
+            .map(|k| base.ptr_out.contains_key(&k))
+            .collect();
+        let ptr_out: Vec<Option<String>> = (0..n as u32)
+            .map(|k| base.ptr_out.get(&k).cloned().flatten())
+            .collect();
+        let mut ptr_out_params = vec![vec![false; n]; n];
         let mut params = Vec::new();
         let mut ret_params = Vec::new();
         for k in 0..n {
@@ -674,6 +759,9 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
                     .collect(),
             );
             ret_params.push(w.ret.is_some());
+            for (j, by) in ptr_out_params.iter_mut().enumerate() {
+                by[k] = w.ptr_out.get(&(j as u32)).is_some_and(|x| x.is_some());
+            }
         }
         out.insert(
             fh,
@@ -684,6 +772,9 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
                 ret,
                 ret_params,
                 own,
+                ptr_out,
+                ptr_written,
+                ptr_out_params,
             },
         );
     }
