@@ -75,6 +75,14 @@ pub const BARRIER_RULE: &str = "WGSL spec, Uniformity Analysis: workgroupBarrier
 /// The severity the shader's diagnostic filters give `subgroup_uniformity` in the entry point
 /// (`None`: off). The function's attribute wins over the module's directive.
 fn severity(module: &naga::Module, ep: &naga::EntryPoint) -> Option<Level> {
+    fn_severity(module, &ep.function)
+}
+
+/// The severity of `subgroup_uniformity` for a trigger inside `f` (`None`: off): `f`'s own
+/// `@diagnostic` attribute, else the module's directive (WGSL spec, § Diagnostic Filtering:
+/// the filter whose range holds the triggering location applies; a helper's attribute covers
+/// the built-ins it calls, wherever it is called from).
+fn fn_severity(module: &naga::Module, f: &naga::Function) -> Option<Level> {
     let find = |mut leaf: Option<Handle<naga::diagnostic_filter::DiagnosticFilterNode>>| {
         let mut guard = 0;
         while let Some(h) = leaf {
@@ -95,7 +103,7 @@ fn severity(module: &naga::Module, ep: &naga::EntryPoint) -> Option<Level> {
         None
     };
     use naga::diagnostic_filter::Severity;
-    match find(ep.function.diagnostic_filter_leaf).or_else(|| find(module.diagnostic_filter_leaf)) {
+    match find(f.diagnostic_filter_leaf).or_else(|| find(module.diagnostic_filter_leaf)) {
         Some(Severity::Off) => None,
         Some(Severity::Info) => Some(Level::Info),
         Some(Severity::Warning) => Some(Level::Warning),
@@ -107,9 +115,9 @@ fn severity(module: &naga::Module, ep: &naga::EntryPoint) -> Option<Level> {
 /// function tags and the parameter tags).
 #[derive(Clone, Debug, Default)]
 struct Summary {
-    /// The first subgroup built-in the function reaches (name, line, column): a call in
-    /// non-uniform control flow is an error there.
-    reaches: Option<(String, u32, u32)>,
+    /// The first subgroup built-in the function reaches (name, line, column) whose filter is
+    /// not off, with the severity there: a call in non-uniform control flow is reported there.
+    reaches: Option<(String, u32, u32, Level)>,
     /// The first barrier or `workgroupUniformLoad` the function reaches (name, line, column):
     /// a call in non-uniform control flow is an error there whatever the filters.
     reaches_barrier: Option<(String, u32, u32)>,
@@ -149,7 +157,8 @@ struct Walk<'a> {
     /// 40 s of a debug build's preparation).
     memo_done: usize,
     findings: Vec<Finding>,
-    level: Level,
+    /// The severity of `subgroup_uniformity` in this function (`None`: off, none recorded).
+    level: Option<Level>,
     /// Why a returned value may be non-uniform.
     ret: Option<String>,
     /// Per parameter written through (a pointer parameter): why its pointee is non-uniform
@@ -302,11 +311,14 @@ impl Walk<'_> {
     }
 
     fn flag(&mut self, what: &str, span: naga::Span, why: &str) {
+        let Some(level) = self.level else {
+            return;
+        };
         let (line, col) = self.at(span);
         self.findings.push(Finding {
             line,
             col,
-            level: self.level,
+            level,
             message: format!(
                 "{what} is called in non-uniform control flow ({why}); add \
                  `diagnostic(off, subgroup_uniformity);` if the divergence is intended"
@@ -327,11 +339,12 @@ impl Walk<'_> {
         });
     }
 
-    fn flag_at(&mut self, what: &str, line: u32, col: u32, why: &str) {
+    /// A subgroup built-in inside a helper, at the helper's severity there.
+    fn flag_at(&mut self, what: &str, line: u32, col: u32, level: Level, why: &str) {
         self.findings.push(Finding {
             line,
             col,
-            level: self.level,
+            level,
             message: format!(
                 "{what} is called in non-uniform control flow ({why}); add \
                  `diagnostic(off, subgroup_uniformity);` if the divergence is intended"
@@ -471,11 +484,11 @@ impl Walk<'_> {
                     }
                     let (l, c) = self.at(*sp);
                     let summary = self.summaries.get(function).cloned().unwrap_or_default();
-                    if let (Some(w), Some((inner, il, ic))) = (&nu, &summary.reaches) {
+                    if let (Some(w), Some((inner, il, ic, lv))) = (&nu, &summary.reaches) {
                         // The built-in runs in this call's control flow; reported at the
                         // built-in, as Tint does.
                         let why = format!("{w}; through the call of `{fname}` at {l}:{c}");
-                        self.flag_at(inner, *il, *ic, &why);
+                        self.flag_at(inner, *il, *ic, *lv, &why);
                     }
                     if let (Some(w), Some((inner, il, ic))) = (&nu, &summary.reaches_barrier) {
                         let why = format!("{w}; through the call of `{fname}` at {l}:{c}");
@@ -496,11 +509,8 @@ impl Walk<'_> {
                         };
                         if nu.is_none() {
                             for find in summary.params.get(k).into_iter().flatten() {
+                                // At the helper's own severity (a barrier's: an error).
                                 let mut find = find.clone();
-                                // A barrier's finding stays an error whatever the filters.
-                                if !find.barrier {
-                                    find.level = self.level;
-                                }
                                 find.message = format!(
                                     "{} (argument {} of the call of `{fname}` at {l}:{c} \
                                      depends on {w})",
@@ -676,7 +686,7 @@ impl<'a> Walk<'a> {
         func: &'a naga::Function,
         params: Vec<bool>,
         summaries: &'a HashMap<Handle<naga::Function>, Summary>,
-        level: Level,
+        level: Option<Level>,
     ) -> Self {
         Walk {
             shader,
@@ -714,17 +724,25 @@ impl<'a> Walk<'a> {
 
 /// Summarises every helper function, callees first (naga's arena order: its validator refuses
 /// a call to a function declared later), so no summary needs recursion.
-fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function>, Summary> {
+fn summaries(shader: &NagaShader) -> HashMap<Handle<naga::Function>, Summary> {
     let mut out: HashMap<Handle<naga::Function>, Summary> = HashMap::new();
     for (fh, f) in shader.module.functions.iter() {
         let n = f.arguments.len();
+        let level = fn_severity(&shader.module, f);
         let place = |(name, sp): (String, naga::Span)| {
             let (l, c) = sp
                 .to_range()
                 .map_or((1, 1), |r| line_col(&shader.text, r.start));
             (name, l, c)
         };
-        let reaches = first_builtin(shader, f).map(place).or_else(|| {
+        // A built-in under an `off` filter reaches no call site's check.
+        let own_builtin = level.and_then(|lv| {
+            first_builtin(shader, f).map(|b| {
+                let (name, l, c) = place(b);
+                (name, l, c, lv)
+            })
+        });
+        let reaches = own_builtin.or_else(|| {
             callees(f)
                 .iter()
                 .find_map(|g| out.get(g).and_then(|s| s.reaches.clone()))
@@ -787,9 +805,8 @@ pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
     let ep = &shader.module.entry_points[index];
     // With subgroup_uniformity off, barriers are still checked (their rule is not filterable).
     let filter = severity(&shader.module, ep);
-    let level = filter.unwrap_or(Level::Error);
-    let sums = summaries(shader, level);
-    let mut w = Walk::new(shader, &ep.function, Vec::new(), &sums, level);
+    let sums = summaries(shader);
+    let mut w = Walk::new(shader, &ep.function, Vec::new(), &sums, filter);
     w.run();
     let mut out: Vec<Finding> = Vec::new();
     // Helpers reached from the entry point: their own findings (whatever the arguments).
@@ -811,7 +828,6 @@ pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
             unique.push(f);
         }
     }
-    unique.retain(|f| f.barrier || filter.is_some());
     unique.sort_by_key(|f| (f.line, f.col));
     unique
 }
