@@ -464,9 +464,11 @@ impl Walk<'_> {
                         self.flag(gather_name(mode), *sp, &w.clone());
                     }
                 }
-                Statement::SubgroupCollectiveOperation { op, .. } => {
+                Statement::SubgroupCollectiveOperation {
+                    op, collective_op, ..
+                } => {
                     if let Some(w) = &nu {
-                        self.flag(&format!("subgroup{op:?}"), *sp, &w.clone());
+                        self.flag(&collective_name(*op, *collective_op), *sp, &w.clone());
                     }
                 }
                 Statement::Call {
@@ -594,6 +596,17 @@ impl Walk<'_> {
     }
 }
 
+/// The WGSL name of a reduction or scan: `subgroupAdd`, `subgroupInclusiveAdd`,
+/// `subgroupExclusiveMul`, … (WGSL spec, Subgroup Built-in Functions).
+fn collective_name(op: naga::SubgroupOperation, c: naga::CollectiveOperation) -> String {
+    let scan = match c {
+        naga::CollectiveOperation::Reduce => "",
+        naga::CollectiveOperation::InclusiveScan => "Inclusive",
+        naga::CollectiveOperation::ExclusiveScan => "Exclusive",
+    };
+    format!("subgroup{scan}{op:?}")
+}
+
 fn gather_name(m: &naga::GatherMode) -> &'static str {
     use naga::GatherMode as G;
     match m {
@@ -631,7 +644,9 @@ fn first_builtin(shader: &NagaShader, f: &naga::Function) -> Option<(String, nag
     find_statement(&f.body, |s, sp| match s {
         Statement::SubgroupBallot { .. } => Some(("subgroupBallot".into(), sp)),
         Statement::SubgroupGather { mode, .. } => Some((gather_name(mode).to_string(), sp)),
-        Statement::SubgroupCollectiveOperation { op, .. } => Some((format!("subgroup{op:?}"), sp)),
+        Statement::SubgroupCollectiveOperation {
+            op, collective_op, ..
+        } => Some((collective_name(*op, *collective_op), sp)),
         Statement::Call { function, .. } => {
             let g = &shader.module.functions[*function];
             (shader.elect_appended && g.name.as_deref() == Some("subgroupElect"))
