@@ -18,6 +18,7 @@ pub mod naga;
 pub mod naga_relax;
 pub mod override_eval;
 pub mod scan;
+pub mod stmt_diagnostics;
 pub mod uniformity;
 mod walk;
 

@@ -57,6 +57,9 @@ pub struct NagaShader {
     pub lines: super::scan::LineIndex,
     /// Where each `fn NAME` of `text` is (the first, by name).
     pub fn_offsets: std::collections::HashMap<String, usize>,
+    /// The `@diagnostic(…, subgroup_uniformity)` attributes on statements, blanked from
+    /// `text` (naga 30 refuses them), with the statement each covers.
+    pub stmt_filters: Vec<super::stmt_diagnostics::StmtFilter>,
 }
 
 /// 1-based line and column of a byte offset in `src`.
@@ -429,7 +432,9 @@ pub fn parse_limited(
         return Err(KernelError::new(line, col, message));
     }
     let (text, enables_subgroups) = blank_enable_subgroups(src);
-    let (mut text, _) = blank_requires_subgroup_id(&text);
+    let (text, _) = blank_requires_subgroup_id(&text);
+    // naga 30 gap: `@diagnostic` on statements (`super::stmt_diagnostics`).
+    let (mut text, stmt_filters) = super::stmt_diagnostics::blank(&text);
     let mut notes = Vec::new();
     let elect_appended = calls_elect(&text);
     if elect_appended {
@@ -553,6 +558,7 @@ pub fn parse_limited(
         info,
         lines: super::scan::LineIndex::new(&text),
         fn_offsets: super::scan::fn_offsets(&text),
+        stmt_filters,
         text,
         enables_subgroups,
         elect_appended,

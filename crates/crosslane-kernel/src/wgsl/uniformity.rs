@@ -311,7 +311,8 @@ impl Walk<'_> {
     }
 
     fn flag(&mut self, what: &str, span: naga::Span, why: &str) {
-        let Some(level) = self.level else {
+        // A statement's `@diagnostic` attribute holding the call, else the function's.
+        let Some(level) = stmt_level(self.shader, span).unwrap_or(self.level) else {
             return;
         };
         let (line, col) = self.at(span);
@@ -640,20 +641,47 @@ fn first_barrier(f: &naga::Function) -> Option<(String, naga::Span)> {
 }
 
 /// The first subgroup built-in in `f`'s own body (name and span), any control flow.
-fn first_builtin(shader: &NagaShader, f: &naga::Function) -> Option<(String, naga::Span)> {
-    find_statement(&f.body, |s, sp| match s {
-        Statement::SubgroupBallot { .. } => Some(("subgroupBallot".into(), sp)),
-        Statement::SubgroupGather { mode, .. } => Some((gather_name(mode).to_string(), sp)),
+/// The first subgroup built-in of `f` where the rule is not off (its level there, with the
+/// function's own `fn_level`).
+fn first_builtin(
+    shader: &NagaShader,
+    f: &naga::Function,
+    fn_level: Option<Level>,
+) -> Option<(String, naga::Span, Level)> {
+    let found = find_statement(&f.body, |s, sp| {
+        let level = stmt_level(shader, sp).unwrap_or(fn_level)?;
+        builtin_name(shader, s).map(|n| (n, sp, level))
+    });
+    found
+}
+
+/// The WGSL name of a subgroup built-in statement, `None` for any other statement.
+fn builtin_name(shader: &NagaShader, s: &Statement) -> Option<String> {
+    match s {
+        Statement::SubgroupBallot { .. } => Some("subgroupBallot".into()),
+        Statement::SubgroupGather { mode, .. } => Some(gather_name(mode).to_string()),
         Statement::SubgroupCollectiveOperation {
             op, collective_op, ..
-        } => Some((collective_name(*op, *collective_op), sp)),
+        } => Some(collective_name(*op, *collective_op)),
         Statement::Call { function, .. } => {
             let g = &shader.module.functions[*function];
             (shader.elect_appended && g.name.as_deref() == Some("subgroupElect"))
-                .then(|| ("subgroupElect".into(), sp))
+                .then(|| "subgroupElect".into())
         }
         _ => None,
-    })
+    }
+}
+
+/// The severity a statement-level `@diagnostic` attribute gives at `span` (the innermost
+/// one holding it: `super::stmt_diagnostics`), `None` when none holds it.
+fn stmt_level(shader: &NagaShader, span: naga::Span) -> Option<Option<Level>> {
+    let at = span.to_range()?.start;
+    shader
+        .stmt_filters
+        .iter()
+        .filter(|f| f.start <= at && at < f.end)
+        .min_by_key(|f| f.end - f.start)
+        .map(|f| f.level)
 }
 
 /// The helper functions `f` calls directly.
@@ -751,11 +779,9 @@ fn summaries(shader: &NagaShader) -> HashMap<Handle<naga::Function>, Summary> {
             (name, l, c)
         };
         // A built-in under an `off` filter reaches no call site's check.
-        let own_builtin = level.and_then(|lv| {
-            first_builtin(shader, f).map(|b| {
-                let (name, l, c) = place(b);
-                (name, l, c, lv)
-            })
+        let own_builtin = first_builtin(shader, f, level).map(|(name, sp, lv)| {
+            let (name, l, c) = place((name, sp));
+            (name, l, c, lv)
         });
         let reaches = own_builtin.or_else(|| {
             callees(f)

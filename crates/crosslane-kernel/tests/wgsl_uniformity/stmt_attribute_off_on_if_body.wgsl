@@ -1,0 +1,4 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@group(0) @binding(1) var<uniform> uu: vec4<u32>;
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) { if (i < 16u) @diagnostic(off, subgroup_uniformity) { o[i] = subgroupAdd(i); } }
