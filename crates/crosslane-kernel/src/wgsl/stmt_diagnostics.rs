@@ -78,7 +78,7 @@ pub fn blank(src: &str) -> (String, Vec<StmtFilter>) {
 fn attribute(b: &[u8], at: usize) -> Option<(usize, Option<Option<Level>>)> {
     let mut k = skip_space(b, at + 1);
     let name = b"diagnostic";
-    if !b.get(k..k + name.len()).is_some_and(|s| s == name) {
+    if b.get(k..k + name.len()) != Some(&name[..]) {
         return None;
     }
     k = skip_space(b, k + name.len());

@@ -648,11 +648,10 @@ fn first_builtin(
     f: &naga::Function,
     fn_level: Option<Level>,
 ) -> Option<(String, naga::Span, Level)> {
-    let found = find_statement(&f.body, |s, sp| {
+    find_statement(&f.body, |s, sp| {
         let level = stmt_level(shader, sp).unwrap_or(fn_level)?;
         builtin_name(shader, s).map(|n| (n, sp, level))
-    });
-    found
+    })
 }
 
 /// The WGSL name of a subgroup built-in statement, `None` for any other statement.

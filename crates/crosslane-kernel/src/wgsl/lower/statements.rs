@@ -609,6 +609,15 @@ impl Lower<'_> {
     }
 }
 
+/// A short-circuit pair as naga lowers it: whether it is `&&`, the left operand, the right
+/// operand and the pointer of the local that holds the result.
+type ShortCircuit = (
+    bool,
+    Handle<Expression>,
+    Handle<Expression>,
+    Handle<Expression>,
+);
+
 impl Lower<'_> {
     /// naga's lowering of `a && b` / `a || b` (its WGSL front end, `logical`): `if a { t = b }
     /// else { t = false }`, or `if !a { t = b } else { t = true }`, into a nameless local `t`.
@@ -624,12 +633,7 @@ impl Lower<'_> {
         condition: Handle<Expression>,
         accept: &naga::Block,
         reject: &naga::Block,
-    ) -> Option<(
-        bool,
-        Handle<Expression>,
-        Handle<Expression>,
-        Handle<Expression>,
-    )> {
+    ) -> Option<ShortCircuit> {
         let [Statement::Store {
             pointer,
             value: other,
