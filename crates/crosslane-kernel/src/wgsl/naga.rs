@@ -431,6 +431,17 @@ pub fn parse_limited(
         let (line, col) = line_col(src, at);
         return Err(KernelError::new(line, col, message));
     }
+    if let Some(at) = super::scan::mixed_logical(src) {
+        // naga 30 gap: it parses the mix with C's precedence; the grammar and Tint refuse it.
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            "mixing `&&` and `||` requires parentheses (WGSL spec, § Expressions: one \
+             short-circuit expression chains a single operator; Tint refuses it too): write \
+             `(a && b) || c`",
+        ));
+    }
     let (text, enables_subgroups) = blank_enable_subgroups(src);
     let (text, _) = blank_requires_subgroup_id(&text);
     // naga 30 gap: `@diagnostic` on statements (`super::stmt_diagnostics`).

@@ -415,6 +415,56 @@ pub fn decl_chain(src: &str, limit: u32) -> Option<(usize, u32)> {
     None
 }
 
+/// The byte offset of an `||` that follows an `&&` (or the reverse) in one expression without
+/// parentheses between them, which the WGSL grammar forbids (WGSL spec, § Expressions: a
+/// `short_circuit_or_expression` chains `||` over relational expressions, a
+/// `short_circuit_and_expression` chains `&&`; neither holds the other) and Tint refuses
+/// ("mixing '&&' and '||' requires parenthesis"), where naga 30 accepts it with C's
+/// precedence. Each bracket level `(…)`, `[…]` is its own expression; `;`, `,`, `{` and `}` end
+/// one. Neither operator can appear in a template list, so `<` and `>` need no telling apart.
+/// One pass, an explicit stack.
+pub fn mixed_logical(src: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    // Per open bracket: whether this level has seen `&&` / `||`.
+    let mut stack: Vec<(bool, bool)> = vec![(false, false)];
+    let mut k = 0usize;
+    while k < b.len() {
+        if let Some(e) = comment_end(b, k) {
+            k = e.max(k + 1);
+            continue;
+        }
+        match b[k] {
+            b'(' | b'[' => stack.push((false, false)),
+            b')' | b']' if stack.len() > 1 => {
+                stack.pop();
+            }
+            b';' | b',' | b'{' | b'}' => {
+                if let Some(top) = stack.last_mut() {
+                    *top = (false, false);
+                }
+            }
+            b'&' | b'|' if b.get(k + 1) == Some(&b[k]) => {
+                if let Some(top) = stack.last_mut() {
+                    let and = b[k] == b'&';
+                    if (and && top.1) || (!and && top.0) {
+                        return Some(k);
+                    }
+                    if and {
+                        top.0 = true;
+                    } else {
+                        top.1 = true;
+                    }
+                }
+                k += 2;
+                continue;
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,5 +538,21 @@ mod tests {
         let s = "struct S { a: u32 }\n@group(0) @binding(0) var<storage, read_write> b: array<S>;";
         assert_eq!(decl_chain(s, 2), None);
         assert!(decl_chain(s, 1).is_some());
+    }
+
+    #[test]
+    fn mixed_short_circuit_operators_are_found_only_without_parentheses() {
+        assert_eq!(mixed_logical("let r = a && b || c;"), Some(15));
+        assert_eq!(mixed_logical("let r = a || b && c;"), Some(15));
+        assert_eq!(mixed_logical("let r = (a && b) || c;"), None);
+        assert_eq!(mixed_logical("let r = a && (b || c);"), None);
+        assert_eq!(mixed_logical("let r = a || b || c; let q = d && e;"), None);
+        assert_eq!(
+            mixed_logical("f(a && b, c || d); for (; a && b; c = d || e) {}"),
+            None
+        );
+        assert_eq!(mixed_logical("if a && b { x = c || d; }"), None);
+        assert_eq!(mixed_logical("// a && b || c\nlet r = x & y | z;"), None);
+        assert_eq!(mixed_logical("let r = v[a && b || c];"), Some(17));
     }
 }

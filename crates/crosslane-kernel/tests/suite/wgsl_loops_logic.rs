@@ -210,3 +210,30 @@ diagnostic(off, subgroup_uniformity);
     let t = run_with(src, config(8, 8));
     assert_eq!(ints(&t), vec![1, 0, 1, 0, 1, 0, 1, 0]);
 }
+
+/// WGSL § Expressions: `a && b || c` is not in the grammar (a short-circuit expression chains
+/// one operator); Tint refuses it ("mixing '&&' and '||' requires parenthesis", recorded from
+/// `tint --format wgsl`), naga 30 parsed it with C's precedence. Parenthesised, it runs.
+#[test]
+fn mixing_and_and_or_without_parentheses_is_refused() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  o[i] = u32(i == 0u && i < 2u || i == 3u);
+}";
+    let e = run_wgsl(src, config(32, 4))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("mixing `&&` and `||` requires parentheses"),
+        "{e}"
+    );
+    assert!(e.contains("3:"), "{e}");
+
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  o[i] = u32((i == 0u && i < 2u) || i == 3u);
+}";
+    // i = 0: true by the left group; 1, 2: false; 3: true.
+    let t = run_with(src, config(32, 4));
+    assert_eq!(ints(&t), vec![1, 0, 0, 1]);
+}
