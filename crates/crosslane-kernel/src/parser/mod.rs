@@ -41,6 +41,7 @@ mod asm_ops;
 mod atomic_ref;
 mod attributes;
 mod bit_cast;
+mod build;
 mod cg;
 mod cg_any;
 mod cg_async;
