@@ -30,8 +30,6 @@ impl Build<'static> {
     }
 }
 
-// The collectives' builders (next step) use the rest.
-#[allow(dead_code)]
 impl<'a> Build<'a> {
     /// Each node at a synthesized position of its own on `at`'s line, counted by the parser's
     /// counter `syn` (the same positions `Parser::syn_span` makes).

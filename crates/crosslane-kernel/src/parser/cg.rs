@@ -751,6 +751,10 @@ impl Parser<'_> {
         mask: Expr,
         at: Span,
     ) -> PResult<Expr> {
+        if let Some(ty) = self.expr_type(&value) {
+            let f = self.cg_coalesced_reduce_fn(op, ty, at)?;
+            return Ok(Expr::new(ExprKind::Call(f, vec![value, mask]), at));
+        }
         let combine = combine_of(op, "reduce", at)?;
         let fname = format!("__cg_creduce_{op}");
         let (popc, mask_ty, read) = if self.hip {
@@ -845,6 +849,14 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<Expr> {
         self.big_tile_collective(n, name, at)?;
+        // A scalar value with a `cg::` operator: the device function built as nodes
+        // (`super::cg_collect`).
+        if callable.is_none() && self.struct_of(&value).is_none() {
+            if let Some(ty) = self.expr_type(&value) {
+                let f = self.cg_tile_collective_fn((name, op), n, ty, at)?;
+                return Ok(Expr::new(ExprKind::Call(f, vec![value]), at));
+            }
+        }
         let combine = if callable.is_some() {
             "op(a, b)"
         } else {

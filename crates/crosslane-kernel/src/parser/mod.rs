@@ -46,6 +46,7 @@ mod cg;
 mod cg_any;
 mod cg_async;
 mod cg_big_tile;
+mod cg_collect;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
