@@ -812,21 +812,26 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// Records a generated function template (once), its tokens placed at the call.
+    /// Records a generated function template (once), its tokens placed at the call. What is
+    /// still lowered this way: a collective over a struct value or with a lambda, and
+    /// `cg::memcpy_async` of struct elements (their bodies need the parser's struct and closure
+    /// lowering; the scalar ones are built as nodes, `super::cg_collect`).
     pub(super) fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
         if self.templates.contains_key(fname) {
             return Ok(());
         }
         let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
-        // Every generated token sits at the call (names resolve by position: give each
-        // token its own column far right of the call).
+        // Every generated token sits at the call: a synthesized position of its own on the
+        // call's line, shown as the call's column (`Span::shown`).
         let tokens: Vec<_> = lexed
             .tokens
             .into_iter()
             .map(|mut t| {
-                t.line = at.line;
-                t.col = t.col.saturating_add(10_000);
-                t.end = (at.line, t.col.saturating_add(1));
+                let s = self.syn_span(at);
+                t.line = s.line;
+                t.col = s.col;
+                // No extent of its own: a step here shows no text, as a built node's.
+                t.end = (s.line, s.col);
                 t
             })
             .collect();
