@@ -34,10 +34,11 @@
 //! 函数位置", CANN API reference asc_syncthreads; `asc_threadfence`, `asc_threadfence_block`) are
 //! kernel built-ins (`crate::builtins::builtin`).
 
+use super::build::Build;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
-use crate::types::BinOp;
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
 /// The names of the C++ API read here (after their `AscendC::Simt::` qualifier).
@@ -58,15 +59,28 @@ const NAMES: &[&str] = &[
     "Uni",
 ];
 
-/// The lane-id functions of the C API and their values over the 32-bit lane mask, as source
-/// text of the lane (`__lane_id()`) the parser reads back (table in the module comment).
-const LANE_FNS: &[(&str, &str)] = &[
-    ("laneid", "(int)__lane_id()"),
-    ("lanemask_eq", "(int)(1u << __lane_id())"),
-    ("lanemask_lt", "(int)((1u << __lane_id()) - 1u)"),
-    ("lanemask_le", "(int)((2u << __lane_id()) - 1u)"),
-    ("lanemask_gt", "(int)~((2u << __lane_id()) - 1u)"),
-    ("lanemask_ge", "(int)~((1u << __lane_id()) - 1u)"),
+/// A lane mask of the C API's lane-id functions: `first << lane` (`1u` or `2u`), less one when
+/// `below`, complemented when `not` (`lanemask_gt` is `~((2u << lane) - 1u)`).
+#[derive(Clone, Copy)]
+struct LaneMaskForm {
+    first: u64,
+    below: bool,
+    not: bool,
+}
+
+const fn form(first: u64, below: bool, not: bool) -> Option<LaneMaskForm> {
+    Some(LaneMaskForm { first, below, not })
+}
+
+/// The lane-id functions of the C API and their values over the 32-bit lane mask (table in the
+/// module comment), each read as `int`: `None` the lane (`__lane_id()`), else the mask.
+const LANE_FNS: &[(&str, Option<LaneMaskForm>)] = &[
+    ("laneid", None),
+    ("lanemask_eq", form(1, false, false)),
+    ("lanemask_lt", form(1, true, false)),
+    ("lanemask_le", form(2, true, false)),
+    ("lanemask_gt", form(2, true, true)),
+    ("lanemask_ge", form(1, true, true)),
 ];
 
 impl Parser<'_> {
@@ -89,10 +103,28 @@ impl Parser<'_> {
                 format!("`{name}()` takes no arguments, given {}", args.len()),
             ));
         }
-        let Some((_, text)) = LANE_FNS.iter().find(|(n, _)| *n == name) else {
+        let Some(&(_, form)) = LANE_FNS.iter().find(|(n, _)| *n == name) else {
             return self.err("an Ascend C lane-id function");
         };
-        self.lower(text, &[], at)
+        // Every node at the call, which the lowering stands for.
+        let mut b = Build::at(at);
+        let lane = b.call("__lane_id", Vec::new());
+        let value = match form {
+            None => lane,
+            Some(f) => {
+                let first = b.uint(f.first);
+                let mut m = b.bin(BinOp::Shl, first, lane);
+                if f.below {
+                    let one = b.uint(1);
+                    m = b.bin(BinOp::Sub, m, one);
+                }
+                if f.not {
+                    m = b.unary(UnOp::BitNot, m);
+                }
+                m
+            }
+        };
+        Ok(b.cast(Ty::Val(ValTy::scalar(Scalar::I32)), value))
     }
 
     /// Whether `name` is a function of the Ascend C SIMT C++ API read by [`Parser::ascend_simt`].

@@ -14,6 +14,7 @@
 //! of N, coalesced) is known to the parser, which lowers each use by it; a template parameter
 //! deduced from a group argument binds the group's kind.
 
+use super::build::Build;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{lex, Tok};
@@ -572,14 +573,6 @@ impl Parser<'_> {
         Ok(args)
     }
 
-    /// Parses a fixed lowering text into an expression, each `__aK` replaced by `args[K]`.
-    pub(super) fn lower(&mut self, text: &str, args: &[Expr], at: Span) -> PResult<Expr> {
-        let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
-        let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
-        let e = sub.expr()?;
-        Ok(substitute(e, args, at))
-    }
-
     /// A free function of cooperative groups after its namespace: `reduce`, `inclusive_scan`,
     /// `exclusive_scan`, `sync`, `thread_rank`, `num_threads`, `group_size`, a factory followed
     /// by a member call (`this_thread_block().sync()`) or passed as a value (its mask). `None`
@@ -758,6 +751,10 @@ impl Parser<'_> {
         mask: Expr,
         at: Span,
     ) -> PResult<Expr> {
+        if let Some(ty) = self.expr_type(&value) {
+            let f = self.cg_coalesced_reduce_fn(op, ty, at)?;
+            return Ok(Expr::new(ExprKind::Call(f, vec![value, mask]), at));
+        }
         let combine = combine_of(op, "reduce", at)?;
         let fname = format!("__cg_creduce_{op}");
         let (popc, mask_ty, read) = if self.hip {
@@ -815,21 +812,26 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// Records a generated function template (once), its tokens placed at the call.
+    /// Records a generated function template (once), its tokens placed at the call. What is
+    /// still lowered this way: a collective over a struct value or with a lambda, and
+    /// `cg::memcpy_async` of struct elements (their bodies need the parser's struct and closure
+    /// lowering; the scalar ones are built as nodes, `super::cg_collect`).
     pub(super) fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
         if self.templates.contains_key(fname) {
             return Ok(());
         }
         let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
-        // Every generated token sits at the call (names resolve by position: give each
-        // token its own column far right of the call).
+        // Every generated token sits at the call: a synthesized position of its own on the
+        // call's line, shown as the call's column (`Span::shown`).
         let tokens: Vec<_> = lexed
             .tokens
             .into_iter()
             .map(|mut t| {
-                t.line = at.line;
-                t.col = t.col.saturating_add(10_000);
-                t.end = (at.line, t.col.saturating_add(1));
+                let s = self.syn_span(at);
+                t.line = s.line;
+                t.col = s.col;
+                // No extent of its own: a step here shows no text, as a built node's.
+                t.end = (s.line, s.col);
                 t
             })
             .collect();
@@ -852,6 +854,14 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<Expr> {
         self.big_tile_collective(n, name, at)?;
+        // A scalar value with a `cg::` operator: the device function built as nodes
+        // (`super::cg_collect`).
+        if callable.is_none() && self.struct_of(&value).is_none() {
+            if let Some(ty) = self.expr_type(&value) {
+                let f = self.cg_tile_collective_fn((name, op), n, ty, at)?;
+                return Ok(Expr::new(ExprKind::Call(f, vec![value]), at));
+            }
+        }
         let combine = if callable.is_some() {
             "op(a, b)"
         } else {
@@ -1030,21 +1040,21 @@ impl Parser<'_> {
 }
 
 /// Ascend C SIMT warp functions that have no registry entry of their own, as the CUDA entries
-/// with the same rule over the active lanes — the reductions' integer overloads; the `float`
+/// with the same rule over the active lanes (`op(__activemask(), val)`; `None`: the active
+/// mask itself) — the reductions' integer overloads; the `float`
 /// and `half` ones are [`super::asc_reduce`]'s (asc-devkit, `simt_api/device_warp_functions.h`;
 /// CANN API reference `asc_reduce_add` / `asc_reduce_max` / `asc_reduce_min`: "the sum (max,
 /// min) of `val` over all active threads of the warp; every active thread gets the same
 /// result"; `asc_all`, `asc_any`, `asc_ballot`, `asc_activemask` over the active threads).
-const ASCEND_WARP: &[(&str, &str)] = &[
-    ("asc_reduce_add", "__reduce_add_sync(__activemask(), __a0)"),
-    ("asc_reduce_max", "__reduce_max_sync(__activemask(), __a0)"),
-    ("asc_reduce_min", "__reduce_min_sync(__activemask(), __a0)"),
-    ("asc_all", "__all_sync(__activemask(), __a0)"),
-    ("asc_any", "__any_sync(__activemask(), __a0)"),
-    ("asc_ballot", "__ballot_sync(__activemask(), __a0)"),
-    ("asc_activemask", "__activemask()"),
+const ASCEND_WARP: &[(&str, Option<&str>)] = &[
+    ("asc_reduce_add", Some("__reduce_add_sync")),
+    ("asc_reduce_max", Some("__reduce_max_sync")),
+    ("asc_reduce_min", Some("__reduce_min_sync")),
+    ("asc_all", Some("__all_sync")),
+    ("asc_any", Some("__any_sync")),
+    ("asc_ballot", Some("__ballot_sync")),
+    ("asc_activemask", None),
 ];
-
 impl Parser<'_> {
     /// Whether `name` is an Ascend C warp function lowered by [`Parser::ascend_warp`].
     pub(super) fn is_ascend_warp(name: &str) -> bool {
@@ -1055,14 +1065,14 @@ impl Parser<'_> {
     /// after the name).
     pub(super) fn ascend_warp(&mut self, name: &str, at: Span) -> PResult<Expr> {
         let args = self.call_args()?;
-        let Some((_, text)) = ASCEND_WARP.iter().find(|(n, _)| *n == name) else {
+        let Some(&(_, op)) = ASCEND_WARP.iter().find(|(n, _)| *n == name) else {
             return self.err("an Ascend C warp function");
         };
         // The `float` and `half` overloads of the reductions (`super::asc_reduce`).
         if let Some(e) = self.asc_reduce_float(name, &args, at)? {
             return Ok(e);
         }
-        let need = usize::from(text.contains("__a0"));
+        let need = usize::from(op.is_some());
         if args.len() != need {
             return Err(KernelError::new(
                 at.line,
@@ -1070,36 +1080,16 @@ impl Parser<'_> {
                 format!("`{name}` takes {need} argument(s), given {}", args.len()),
             ));
         }
-        self.lower(text, &args, at)
-    }
-}
-
-/// `e` with every `__aK` replaced by `args[K]` and every position set to `at` where the text
-/// had none of the source's. Recursion is bounded by the lowering text (a few levels).
-fn substitute(e: Expr, args: &[Expr], at: Span) -> Expr {
-    let sub = |b: Box<Expr>| Box::new(substitute(*b, args, at));
-    let kind = match e.kind {
-        ExprKind::Ident(n) => {
-            if let Some(k) = n.strip_prefix("__a").and_then(|k| k.parse::<usize>().ok()) {
-                if let Some(a) = args.get(k) {
-                    return a.clone();
-                }
+        // Every node at the call, which the lowering stands for.
+        let mut b = Build::at(at);
+        let active = b.call("__activemask", Vec::new());
+        Ok(match op {
+            Some(op) => {
+                let mut xs = vec![active];
+                xs.extend(args);
+                b.call(op, xs)
             }
-            ExprKind::Ident(n)
-        }
-        ExprKind::Member(b, f) => ExprKind::Member(sub(b), f),
-        ExprKind::Index(a, b) => ExprKind::Index(sub(a), sub(b)),
-        ExprKind::Call(n, xs) => {
-            ExprKind::Call(n, xs.into_iter().map(|x| substitute(x, args, at)).collect())
-        }
-        ExprKind::Unary(op, b) => ExprKind::Unary(op, sub(b)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(op, sub(a), sub(b)),
-        ExprKind::Logical(and, a, b) => ExprKind::Logical(and, sub(a), sub(b)),
-        ExprKind::Ternary(a, b, c) => ExprKind::Ternary(sub(a), sub(b), sub(c)),
-        ExprKind::Cast(t, b) => ExprKind::Cast(t, sub(b)),
-        other => other,
-    };
-    // The lowering text's names are built-ins (`threadIdx`, `blockDim`): no slot to keep apart.
-    let _ = e.span;
-    Expr::new(kind, at)
+            None => active,
+        })
+    }
 }
