@@ -100,6 +100,7 @@ pub(crate) mod host_device;
 mod host_eval;
 mod host_fill_call;
 mod host_fill_loop;
+mod host_fn_spec;
 mod host_for_each;
 mod host_items;
 mod host_kernel_ptr;
