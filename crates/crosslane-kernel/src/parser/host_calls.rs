@@ -228,7 +228,10 @@ impl Parser<'_> {
         }
         // `launch<float>(…)` of a host function template's explicit specialization
         // ([`super::host_fn_spec`]): that function, whose arguments are all given.
-        let (name, known, mut targs) = match targ_text.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        let (name, known, mut targs) = match targ_text
+            .strip_prefix('<')
+            .and_then(|t| t.strip_suffix('>'))
+        {
             Some(t) if self.host_fns.contains_key(&Self::host_spec_key(&name, t)) => {
                 let key = Self::host_spec_key(&name, t);
                 targ_text.clear();

@@ -37,7 +37,9 @@ impl Parser<'_> {
             }
             false
         })?;
-        if !matches!(tok(gt), Some(Tok::Punct(">"))) || !matches!(tok(gt + 1), Some(Tok::Punct("("))) {
+        if !matches!(tok(gt), Some(Tok::Punct(">")))
+            || !matches!(tok(gt + 1), Some(Tok::Punct("(")))
+        {
             return None;
         }
         let device = toks[from..gt].iter().any(|t| {
