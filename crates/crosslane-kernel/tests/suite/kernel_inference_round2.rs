@@ -1,9 +1,14 @@
 //! Shapes the second inference-library corpus met (bitsandbytes' blockwise quantizer,
 //! DeepSpeed's launchers, sglang's and vLLM's group quantizers, llama.cpp's cooperative
-//! softmax): a conditional expression as a template argument. Kernels written here in those
-//! shapes; each expected value is derived by hand in the comment beside it.
+//! softmax): a conditional expression as a template argument, a host function template's
+//! explicit specialization that launches, `const_cast`, `auto` from a dereferenced cast
+//! pointer, a host `__float2bfloat16` fill and a grid from `pow`/`floor`/`log2`, and a struct
+//! passed by value (`const` too) whose array member host code fills by a braced list,
+//! value-initialization or stores. Kernels written here in those shapes; each expected value is
+//! derived by hand (or by the Python line quoted) in the comment beside it.
 
-use crate::support::{ints, run_default};
+use crate::support::{floats, ints, launch, run_default, run_finished};
+use crosslane_core::op::Dialect;
 
 #[test]
 fn conditional_expression_is_a_template_argument() {
@@ -39,4 +44,141 @@ int main() {
     let t = run_default(src);
     assert_eq!(ints(&t, "sum"), vec![Some(496)]);
     assert_eq!(ints(&t, "o"), vec![Some(10); 32]);
+}
+
+#[test]
+fn host_function_template_specialization_is_read_at_its_call() {
+    // C++17 [temp.expl.spec]/1: `launch_k<float>` is the explicit specialization's own body,
+    // the primary only declared. Its launch `k<<<1, 32>>>(out, a, n)` with a = 0.5, n = 20
+    // writes out[i] = 0.5 * i for i < 20; cells 20..32 are never written (undefined).
+    let src = "\
+__global__ void k(float *out, float a, int n) { if (threadIdx.x < n) out[threadIdx.x] = a * threadIdx.x; }
+__global__ void k(int *out, float a, int n) { if (threadIdx.x < n) out[threadIdx.x] = 7; }
+template <typename T>
+void launch_k(T *out, float a, int n, cudaStream_t stream);
+template <>
+void launch_k<float>(float *out, float a, int n, cudaStream_t stream)
+{
+    int threads = 32;
+    dim3 grid_dim(1);
+    k<<<grid_dim, threads, 0, stream>>>(out, a, n);
+}
+template <>
+void launch_k<int>(int *out, float a, int n, cudaStream_t stream)
+{
+    k<<<1, 16, 0, stream>>>(out, a, n);
+}
+int main() {
+  float *o;
+  cudaMalloc(&o, 32 * sizeof(float));
+  launch_k<float>(o, 0.5f, 20, 0);
+  return 0;
+}
+";
+    let t = run_default(src);
+    let want: Vec<Option<f64>> = (0..32)
+        .map(|i| (i < 20).then(|| 0.5 * f64::from(i)))
+        .collect();
+    assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn auto_from_a_dereferenced_cast_pointer_and_const_cast() {
+    // `auto bits = *reinterpret_cast<unsigned*>(&x);` is an `unsigned` ([expr.unary.op]/1,
+    // [dcl.spec.auto]/4), so `(bits >> 23) & 0xff` is the biased exponent (IEEE 754 binary32):
+    // 1.0 → 127, 2.0 → 128, 4.0 → 129, 0.5 → 126. `const_cast<float*>(in)` is `in` itself
+    // ([expr.const.cast]/3): o = 2 * in.
+    let src = "\
+__global__ void k(const float *in, unsigned *e, float *o) {
+  float x = in[threadIdx.x];
+  auto bits = *reinterpret_cast<unsigned*>(&x);
+  auto ex = (bits >> 23) & 0xff;
+  e[threadIdx.x] = ex;
+  float *w = const_cast<float*>(in);
+  o[threadIdx.x] = w[threadIdx.x] * 2.0f;
+}
+";
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            4,
+            &[("in", 4, "1,2,4,0.5"), ("e", 4, "zero"), ("o", 4, "zero")],
+        ),
+    );
+    assert_eq!(
+        ints(&t, "e"),
+        vec![Some(127), Some(128), Some(129), Some(126)]
+    );
+    assert_eq!(
+        floats(&t, "o"),
+        vec![Some(2.0), Some(4.0), Some(8.0), Some(1.0)]
+    );
+}
+
+#[test]
+fn host_bfloat16_fill_and_a_grid_from_pow_floor_log2() {
+    // hx[i] = __float2bfloat16(1.0f + i / 3.0f): rounded to nearest-even bfloat16 (CUDA Math
+    // API); Python: bf(f32(1 + f32(i / f32(3)))) = 1.0, 1.3359375, 1.6640625, 2.0, 2.328125,
+    // 2.671875, 3.0, 3.328125. per = (int)pow(2.0, floor(log2((float)(8 / 2)))) = 4, so the
+    // grid is 8 / 4 = 2 blocks of 4 threads, covering all 8 cells.
+    let src = "\
+#include <cuda_bf16.h>
+#include <cmath>
+__global__ void k(const __nv_bfloat16 *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = __bfloat162float(x[i]);
+}
+int main() {
+  const int n = 8;
+  __nv_bfloat16 hx[8];
+  for (int i = 0; i < n; i++) hx[i] = __float2bfloat16(1.0f + i / 3.0f);
+  __nv_bfloat16 *x; float *y;
+  cudaMalloc(&x, n * sizeof(__nv_bfloat16));
+  cudaMalloc(&y, n * sizeof(float));
+  cudaMemcpy(x, hx, n * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice);
+  int per = (int)pow(2.0, floor(log2((float)(n / 2))));
+  dim3 grid(n / per);
+  k<<<grid, per>>>(x, y);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(
+        floats(&t, "y"),
+        [1.0, 1.3359375, 1.6640625, 2.0, 2.328125, 2.671875, 3.0, 3.328125]
+            .map(Some)
+            .to_vec()
+    );
+}
+
+#[test]
+fn struct_array_member_from_braced_list_and_value_initialization() {
+    // `P p = {5, {1, 2, 3, 4}, 0.5f};` gives ne its own list ([dcl.init.aggr]/3):
+    // out = 0.5 * (1 + 2*10 + 3*100 + 4*1000) + 5 = 2165.5. `P q = {};` value-initializes
+    // ne to zeros ([dcl.init.aggr]/8); then q.ne[2] = 3, q.n = 7, q.s = 1:
+    // out2 = 1 * (3 * 100) + 7 = 307. The kernel takes `const P` by value: a copy all the
+    // same ([expr.call]/7).
+    let src = "\
+struct P { int n; int ne[4]; float s; };
+__global__ void k(float *out, float *out2, const P p, const P q) {
+  out[threadIdx.x] = p.s * (p.ne[0] + p.ne[1] * 10 + p.ne[2] * 100 + p.ne[3] * 1000) + p.n;
+  out2[threadIdx.x] = q.s * (q.ne[0] + q.ne[1] * 10 + q.ne[2] * 100 + q.ne[3] * 1000) + q.n;
+}
+int main() {
+  float *o, *o2;
+  cudaMalloc(&o, 2 * sizeof(float));
+  cudaMalloc(&o2, 2 * sizeof(float));
+  P p = {5, {1, 2, 3, 4}, 0.5f};
+  P q = {};
+  q.ne[2] = 3;
+  q.n = 7;
+  q.s = 1.0f;
+  k<<<1, 2>>>(o, o2, p, q);
+  return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(floats(&t, "out"), vec![Some(2165.5); 2]);
+    assert_eq!(floats(&t, "out2"), vec![Some(307.0); 2]);
 }
