@@ -606,6 +606,9 @@ impl Parser<'_> {
         if let Some(n) = self.named_targ(at)? {
             return Ok(TArg::Named(n));
         }
+        if let Some(st) = self.identity_trait_struct()? {
+            return Ok(TArg::Struct(st));
+        }
         if let Some(st) = self.struct_type()? {
             return Ok(TArg::Struct(st));
         }

@@ -182,3 +182,45 @@ int main() {
     assert_eq!(floats(&t, "out"), vec![Some(2165.5); 2]);
     assert_eq!(floats(&t, "out2"), vec![Some(307.0); 2]);
 }
+
+#[test]
+fn lambda_held_in_a_struct_through_decay_t_and_forward() {
+    // vLLM's vectorize helper shape: a device lambda passed as `F&&`, wrapped in
+    // `W<std::decay_t<F>>` (the closure type itself, [meta.trans.other]) built as `W{f}`, whose
+    // `operator()` calls the member `f(d, s)` ([over.call]/1); `std::forward<F>(f)` is `f`
+    // ([forward]/2). The lambda doubles and accumulates the input into `acc` by reference, so
+    // out[i] = 2 * in[i] + in[i] (the first pass) + in[i] (the forwarded pass) = 4 * in[i]
+    // with in[i] = i: 0, 4, 8, 12.
+    let src = "\
+#include <type_traits>
+#include <utility>
+template <typename F>
+struct W { F f; __device__ void operator()(float& d, float s) const { f(d, s); } };
+template <typename F>
+__device__ void second(float* o, const float* i, F&& f) {
+  float t;
+  f(t, i[threadIdx.x]);
+}
+template <typename F>
+__device__ void apply(float* o, const float* i, F&& f) {
+  using V = W<std::decay_t<F>>;
+  V w{f};
+  w(o[threadIdx.x], i[threadIdx.x]);
+  second(o, i, std::forward<F>(f));
+}
+__global__ void k(const float* in, float* out) {
+  float acc = 0.f;
+  auto l = [&] __device__ (float& d, const float& s) { d = s * 2.0f; acc += s; };
+  apply(out, in, l);
+  out[threadIdx.x] += acc;
+}
+";
+    let t = run_finished(
+        src,
+        launch(Dialect::Cuda, 4, &[("in", 4, "index"), ("out", 4, "zero")]),
+    );
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(0.0), Some(4.0), Some(8.0), Some(12.0)]
+    );
+}
