@@ -22,7 +22,9 @@
 //! registry's intrinsics ([`super::asm_ops`]); a one-source `cvt` (`cvt.rni.sat.s8.f32 %0, %1;`)
 //! runs as the PTX ISA defines it ([`super::asm_cvt`], [`crate::ptx_cvt`]); one fast-math,
 //! float, packed-half or bit instruction (`ex2.approx.f32`, `fma.rn.f16x2`, `lop3.b32`, …)
-//! runs as [`crate::ptx_ops`] lists ([`super::asm_alu`]); every other instruction is refused
+//! runs as [`crate::ptx_ops`] lists ([`super::asm_alu`]); one global load or store
+//! (`ld.global.nc.v4.s32`, `st.global.v4.s32`) as its element accesses ([`super::asm_mem`]);
+//! every other instruction is refused
 //! before the run, by name, with the intrinsic to call instead.
 
 use super::{PResult, Parser};
@@ -66,6 +68,10 @@ impl Parser<'_> {
                 format!("{{ {t} }}")
             };
             return self.asm_block(at, &block);
+        }
+        // One global load or store ([`super::asm_mem`]).
+        if super::asm_mem::is_mem(single) {
+            return self.asm_mem(at, single);
         }
         // One arithmetic or bit instruction (a two-source packing `cvt` among them).
         if super::asm_alu::is_alu(single) {

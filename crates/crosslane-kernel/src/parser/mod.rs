@@ -37,6 +37,7 @@ mod asm;
 mod asm_alu;
 mod asm_block;
 mod asm_cvt;
+mod asm_mem;
 mod asm_ops;
 mod atomic_ref;
 mod attributes;

@@ -224,3 +224,53 @@ __global__ void k(const float* in, float* out) {
         vec![Some(0.0), Some(4.0), Some(8.0), Some(12.0)]
     );
 }
+
+#[test]
+fn inline_ptx_global_vector_load_and_store() {
+    // PTX ISA, ld / ld.global.nc / st: a `.v4.s32` access moves four consecutive `int`s;
+    // the cache qualifiers change no value. Thread t loads in[4t..4t+4] = 4t, 4t+1, 4t+2, 4t+3
+    // (an index fill), adds 1 to x and doubles w, stores the four at out[4t..]: thread 0
+    // 1, 1, 2, 6; thread 1 5, 5, 6, 14. `ld.global.f32 %0, [%1+8]` reads the float two cells
+    // on: g[t] = f[t + 2] = t + 2. The store's operands follow `::` (no outputs).
+    let src = r#"
+__device__ __forceinline__ int4 ld_nc(const int4* p) {
+  int4 r;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.s32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+  return r;
+}
+__device__ __forceinline__ void st_v4(int4* p, const int4& v) {
+  asm volatile("st.global.v4.s32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));
+}
+__device__ __forceinline__ float ld_f(const float* p) {
+  float x;
+  asm("ld.global.f32 %0, [%1+8];" : "=f"(x) : "l"(p));
+  return x;
+}
+__global__ void k(const int *in, int *out, const float *f, float *g) {
+  int4 v = ld_nc(reinterpret_cast<const int4*>(in) + threadIdx.x);
+  v.x += 1;
+  v.w *= 2;
+  st_v4(reinterpret_cast<int4*>(out) + threadIdx.x, v);
+  g[threadIdx.x] = ld_f(f + threadIdx.x);
+}
+"#;
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            2,
+            &[
+                ("in", 8, "index"),
+                ("out", 8, "zero"),
+                ("f", 4, "index"),
+                ("g", 2, "zero"),
+            ],
+        ),
+    );
+    assert_eq!(
+        ints(&t, "out"),
+        [1, 1, 2, 6, 5, 5, 6, 14].map(Some).to_vec()
+    );
+    assert_eq!(floats(&t, "g"), vec![Some(2.0), Some(3.0)]);
+}
