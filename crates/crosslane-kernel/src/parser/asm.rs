@@ -113,7 +113,8 @@ impl Parser<'_> {
             let op = text.split_whitespace().next().unwrap_or("(empty)");
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
-                 registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, and one \
+                 registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, one global \
+                 `ld`/`st` (`ld.global.nc.v4.s32`), and one \
                  instruction of the fast-math, float, `.f16x2` and bit families \
                  (`ex2.approx.f32`, `fma.rn.f32`, `fma.rn.f16x2`, `lop3.b32`, `prmt.b32`, \
                  `bfe`, `shf`, …; docs/kernels.md lists them) are; write {} instead \
