@@ -429,11 +429,11 @@ impl Parser<'_> {
             back(self);
             return Ok(None);
         }
-        if !w.ends_with("_t") {
-            if !(self.eat("::") && self.eat_word("type")) {
-                back(self);
-                return Ok(None);
-            }
+        // The `typename std::decay<F>::type` form names its `::type`.
+        let named = w.ends_with("_t") || (self.eat("::") && self.eat_word("type"));
+        if !named {
+            back(self);
+            return Ok(None);
         }
         Ok(Some(st))
     }
