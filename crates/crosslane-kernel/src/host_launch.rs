@@ -1259,3 +1259,24 @@ pub(crate) fn unused_args<'a>(
     }
     out
 }
+
+/// `--buffer p.ne=…` / `--arg` naming the array member `ne` of a struct parameter `p` passed by
+/// value: the function's parameter for it is the copy's source, `p.ne@in`
+/// (`parser::structs::by_value`), so the flag is moved to that name. The user's flag wins over
+/// what host code gave that name.
+pub(crate) fn by_value_array_flags(f: &Function, config: &mut LaunchConfig) {
+    for p in &f.params {
+        let Some(leaf) = p.name.strip_suffix("@in") else {
+            continue;
+        };
+        if f.params.iter().any(|q| q.name == leaf) {
+            continue;
+        }
+        if let Some(v) = config.args.remove(leaf) {
+            config.args.insert(p.name.clone(), v);
+        }
+        if let Some(n) = config.buffer_len.remove(leaf) {
+            config.buffer_len.insert(p.name.clone(), n);
+        }
+    }
+}

@@ -22,7 +22,9 @@
 //! registry's intrinsics ([`super::asm_ops`]); a one-source `cvt` (`cvt.rni.sat.s8.f32 %0, %1;`)
 //! runs as the PTX ISA defines it ([`super::asm_cvt`], [`crate::ptx_cvt`]); one fast-math,
 //! float, packed-half or bit instruction (`ex2.approx.f32`, `fma.rn.f16x2`, `lop3.b32`, …)
-//! runs as [`crate::ptx_ops`] lists ([`super::asm_alu`]); every other instruction is refused
+//! runs as [`crate::ptx_ops`] lists ([`super::asm_alu`]); one global load or store
+//! (`ld.global.nc.v4.s32`, `st.global.v4.s32`) as its element accesses ([`super::asm_mem`]);
+//! every other instruction is refused
 //! before the run, by name, with the intrinsic to call instead.
 
 use super::{PResult, Parser};
@@ -67,6 +69,10 @@ impl Parser<'_> {
             };
             return self.asm_block(at, &block);
         }
+        // One global load or store ([`super::asm_mem`]).
+        if super::asm_mem::is_mem(single) {
+            return self.asm_mem(at, single);
+        }
         // One arithmetic or bit instruction (a two-source packing `cvt` among them).
         if super::asm_alu::is_alu(single) {
             return self.asm_alu(at, single);
@@ -107,7 +113,8 @@ impl Parser<'_> {
             let op = text.split_whitespace().next().unwrap_or("(empty)");
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
-                 registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, and one \
+                 registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, one global \
+                 `ld`/`st` (`ld.global.nc.v4.s32`), and one \
                  instruction of the fast-math, float, `.f16x2` and bit families \
                  (`ex2.approx.f32`, `fma.rn.f32`, `fma.rn.f16x2`, `lop3.b32`, `prmt.b32`, \
                  `bfe`, `shf`, …; docs/kernels.md lists them) are; write {} instead \

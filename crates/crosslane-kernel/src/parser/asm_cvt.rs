@@ -72,11 +72,20 @@ impl Parser<'_> {
     }
 
     /// `: "=r"(a) : "f"(b) : "memory")` and the `;`: the outputs' and the inputs' constraints
-    /// with their expressions (clobbers skipped).
+    /// with their expressions (clobbers skipped). An empty group's two colons may be one `::`
+    /// token (`asm("st…" :: "l"(p), "r"(v));`, GCC's extended asm: the output list is empty).
     pub(super) fn asm_typed_operands(&mut self) -> PResult<(Vec<Operand>, Vec<Operand>)> {
         let mut groups: [Vec<Operand>; 2] = [Vec::new(), Vec::new()];
+        // The colon that opens the next group, when a `::` gave it already.
+        let mut opened = false;
         for group in &mut groups {
-            if !self.eat(":") {
+            if opened {
+                opened = false;
+            } else if self.eat("::") {
+                // This group is empty; the next one is open.
+                opened = true;
+                continue;
+            } else if !self.eat(":") {
                 break;
             }
             while let Tok::Str(c) = self.peek(0).clone() {
@@ -89,7 +98,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if self.eat(":") {
+        if opened || self.eat(":") || self.eat("::") {
             while matches!(self.peek(0), Tok::Str(_) | Tok::Punct(",")) {
                 self.bump();
             }

@@ -187,6 +187,7 @@ impl Parser<'_> {
     pub(super) fn cub_const(&mut self, what: &str) -> PResult<u32> {
         let at = self.span();
         let e = self.binary(8)?;
+        let e = self.targ_conditional(e)?;
         match self.fold_int(&e).or_else(|| super::const_int(&e)) {
             Some(n) if (1..=1 << 20).contains(&n) => Ok(n as u32),
             _ => Err(KernelError::new(

@@ -81,6 +81,11 @@ impl Parser<'_> {
             }
         };
         let Some(name) = named else {
+            // A host function template's specialization ([`super::host_fn_spec`]).
+            if let Some(next) = self.host_fn_specialization(from) {
+                self.pos = next;
+                return Ok(());
+            }
             return Err(KernelError::new(
                 at.line,
                 at.col,

@@ -747,7 +747,16 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.numeric_limits(span);
             }
-            Tok::Ident(w) if matches!(w.as_str(), "static_cast" | "reinterpret_cast") => {
+            // `const_cast<T*>(p)` changes only the cv-qualification (C++17
+            // [expr.const.cast]/3: the result refers to the original object), which crosslane
+            // does not track: a pointer cast as `static_cast` is, and a reference one the
+            // object itself.
+            Tok::Ident(w)
+                if matches!(
+                    w.as_str(),
+                    "static_cast" | "reinterpret_cast" | "const_cast"
+                ) =>
+            {
                 if let Some(k) = self.struct_ptr_named_cast()? {
                     return self.node(k, span);
                 }
@@ -764,6 +773,8 @@ impl Parser<'_> {
                 if reference && w == "reinterpret_cast" {
                     // `reinterpret_cast<T&>(x)` sees x's bytes as a T (parser/ref_cast.rs).
                     self.reinterpret_ref(ty, e, span)
+                } else if reference && w == "const_cast" {
+                    return Ok(e);
                 } else {
                     ExprKind::Cast(ty, Box::new(e))
                 }

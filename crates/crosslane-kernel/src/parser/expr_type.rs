@@ -75,6 +75,11 @@ impl Parser<'_> {
                     Ty::Ptr(v) => Some(v),
                     _ => None,
                 },
+                // `*reinterpret_cast<uint32_t*>(&x)`, `*(p + 1)`: the pointee of the pointer
+                // operand ([expr.unary.op]/1: "the result is an lvalue referring to the
+                // object … to which the expression points").
+                ExprKind::Cast(Ty::Ptr(v), _) => Some(*v),
+                _ if self.is_pointer_expr(b) => self.pointee_type(b),
                 _ => None,
             },
             ExprKind::Member(b, f) if self.struct_of(b).is_some() => {

@@ -226,6 +226,19 @@ impl Parser<'_> {
         if !matches!(tok(open), Some(Tok::Punct("("))) {
             return None;
         }
+        // `launch<float>(…)` of a host function template's explicit specialization
+        // ([`super::host_fn_spec`]): that function, whose arguments are all given.
+        let (name, known, mut targs) = match targ_text
+            .strip_prefix('<')
+            .and_then(|t| t.strip_suffix('>'))
+        {
+            Some(t) if self.host_fns.contains_key(&Self::host_spec_key(&name, t)) => {
+                let key = Self::host_spec_key(&name, t);
+                targ_text.clear();
+                (key, true, Vec::new())
+            }
+            _ => (name, known, targs),
+        };
         let args_close = self.closing(open).filter(|&c| c < close)?;
         // `check(cudaMalloc(…))`: a runtime call in the arguments is read as the statement's.
         if toks[open..args_close].iter().any(

@@ -694,17 +694,37 @@ impl Parser<'_> {
         for (n, f) in fields.iter().enumerate() {
             // `int dims[3];`: a host array `p.dims` of its declared length, which `p.dims[K] =
             // v;` fills cell by cell (`host_recur`) and a launch passing `p` by value copies
-            // ([class.copy.ctor]/14, `structs/by_value.rs`). A braced list's part for it is
-            // not read: its cells stay undefined.
+            // ([class.copy.ctor]/14, `structs/by_value.rs`). A braced list gives its cells
+            // ([`Parser::host_array_part`]); an elided-brace part is not read: its cells stay
+            // undefined.
             if let super::structs::FieldTy::Arr(v, count) = f.ty {
                 let key = format!("{name}.{}", f.name);
                 st.fills.remove(&key);
-                if v.lanes <= 1 && parts.is_none() {
-                    st.arrays.insert(key.clone(), i128::from(count));
-                    self.host_scalars.insert(key, v.scalar);
-                } else {
-                    st.arrays.remove(&key);
-                    self.host_scalars.remove(&key);
+                let listed = match parts.as_ref().map(|p| p.get(n)) {
+                    None => Some(None),
+                    // Left out of the list (`P p = {};`): value-initialized, every element 0
+                    // ([dcl.init.aggr]/8, [dcl.init]/8).
+                    Some(None) => Some(Some(Vec::new())),
+                    // Its own braced list (`{5, {1, 2, 3, 4}, 0.5f}`): the elements in order,
+                    // the rest 0 ([dcl.init.aggr]/3, /8).
+                    Some(Some(&(a, b))) => self.host_array_part(st, a, b, v.scalar, count),
+                };
+                match listed {
+                    Some(cells) if v.lanes <= 1 => {
+                        st.arrays.insert(key.clone(), i128::from(count));
+                        self.host_scalars.insert(key.clone(), v.scalar);
+                        if let (Some(mut cells), Some(zero)) = (
+                            cells,
+                            HostVal::Int(0).convert(v.scalar).and_then(HostVal::text),
+                        ) {
+                            cells.resize(count as usize, zero);
+                            st.fills.insert(key, (cells, toks[k].line));
+                        }
+                    }
+                    _ => {
+                        st.arrays.remove(&key);
+                        self.host_scalars.remove(&key);
+                    }
                 }
                 continue;
             }
@@ -742,6 +762,34 @@ impl Parser<'_> {
             }
         }
         true
+    }
+
+    /// The cells of an array member's part `a..b` of an aggregate's braced list when it is a
+    /// braced list of host constants no longer than the member (`{1, 2, 3, 4}` of `int
+    /// ne[4]`), each converted to the element type `scalar` ([dcl.init.aggr]/4.2); `None`
+    /// otherwise (brace elision or a value not known here: the cells stay undefined).
+    fn host_array_part(
+        &mut self,
+        st: &HostState,
+        a: usize,
+        b: usize,
+        scalar: crate::types::Scalar,
+        count: u32,
+    ) -> Option<Option<Vec<String>>> {
+        let toks = self.toks;
+        if !matches!(toks.get(a).map(|t| &t.tok), Some(Tok::Punct("{")))
+            || self.closing(a) != Some(b.checked_sub(1)?)
+        {
+            return None;
+        }
+        let mut cells = Vec::new();
+        for (x, y) in split_commas(toks, a + 1, b - 1) {
+            if x >= y {
+                continue;
+            }
+            cells.push(self.host_value(st, x, y)?.convert(scalar)?.text()?);
+        }
+        (cells.len() <= count as usize).then_some(Some(cells))
     }
 }
 

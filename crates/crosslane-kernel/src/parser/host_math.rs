@@ -14,7 +14,8 @@
 //! compiled against glibc may therefore differ from this value by at most 1 ulp of `float`.
 //! The `double` forms (`sin`, `exp`, …) are `libm`'s double results, under the same caveat.
 //!
-//! `__float2half(x)`, `__float2half_rn(x)` and a cast to `half` round to the nearest `half`,
+//! `__float2half(x)`, `__float2half_rn(x)` and a cast to `half` round to the nearest `half`
+//! (`__float2bfloat16(x)` and a cast to `__nv_bfloat16` to the nearest `bfloat16`),
 //! ties to even (CUDA Math API, "Half Precision Conversion and Data Movement":
 //! `__float2half` converts "in round-to-nearest-even mode"); `__half2float` is exact. The value
 //! is kept as the `float` it converts to (the host `__half` operators compute in `float`).
@@ -46,6 +47,12 @@ pub(super) fn host_math(name: &str, args: &[(f32, f64)]) -> Option<MathVal> {
     Some(match name {
         "__float2half" | "__float2half_rn" | "__half2float" if args.len() == 1 => {
             MathVal::F32(to_half(f(0)?))
+        }
+        // CUDA Math API, "Bfloat16 Precision Conversion and Data Movement":
+        // `__float2bfloat16` converts "in round-to-nearest-even mode"; `__bfloat162float` is
+        // exact.
+        "__float2bfloat16" | "__float2bfloat16_rn" | "__bfloat162float" if args.len() == 1 => {
+            MathVal::F32(to_bf16(f(0)?))
         }
         "sqrtf" if args.len() == 1 => MathVal::F32(f(0)?.sqrt()),
         "fabsf" if args.len() == 1 => MathVal::F32(f(0)?.abs()),
@@ -83,6 +90,12 @@ pub(super) fn host_math(name: &str, args: &[(f32, f64)]) -> Option<MathVal> {
         "exp" => one(libm::exp)?,
         "log" => one(libm::log)?,
         "pow" if args.len() == 2 => MathVal::Float(libm::pow(d(0)?, d(1)?)),
+        "log2" => one(libm::log2)?,
+        "log10" => one(libm::log10)?,
+        "exp2" => one(libm::exp2)?,
+        "tanh" => one(libm::tanh)?,
+        "trunc" if args.len() == 1 => MathVal::Float(d(0)?.trunc()),
+        "round" if args.len() == 1 => MathVal::Float(d(0)?.round()),
         _ => return None,
     })
 }

@@ -11,7 +11,8 @@
 //!
 //! `std::move(x)` is its operand (C++17 [utility.syn], [forward]/6: `static_cast<
 //! remove_reference_t<T>&&>(t)`, an xvalue of the same object): read as `(x)`, the value the
-//! model's copies and moves both give (`bar.wait(std::move(token))`).
+//! model's copies and moves both give (`bar.wait(std::move(token))`); `std::forward<T>(x)`
+//! likewise ([forward]/2), vLLM's `std::forward<ScaOp>(scalar_op)`.
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -90,8 +91,29 @@ fn declares_swap(tokens: &[Token]) -> bool {
         && is_punct(Some(&w[2]), "("))
 }
 
-/// `tokens` with each `std::move(` written `(` (module doc); a `std::move` after `::`, `.` or
-/// `->` (another scope's or a member's) is kept. One pass, linear in the tokens.
+/// The `>` closing the template argument list opened by the `<` at `open` (`>>` closing two
+/// levels), looked for over at most 256 tokens; `None` past that or at a `;`, `{` or `}`.
+fn forward_close(tokens: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in tokens.iter().enumerate().skip(open).take(256) {
+        match &t.tok {
+            Tok::Punct("<") => depth += 1,
+            Tok::Punct(">") => depth = depth.checked_sub(1)?,
+            Tok::Punct(">>") => depth = depth.checked_sub(2)?,
+            Tok::Punct(";" | "{" | "}") => return None,
+            _ => {}
+        }
+        if depth == 0 {
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// `tokens` with each `std::move(` written `(` (module doc), and each `std::forward<T>(` too
+/// ([forward]/2: `forward<T>(t)` is `static_cast<T&&>(t)`, the same object); one after `::`,
+/// `.` or `->` (another scope's or a member's) is kept. One pass, linear in the tokens (each
+/// `forward`'s list scanned once, at most 256 tokens).
 pub(super) fn std_move(tokens: Vec<Token>) -> Vec<Token> {
     let word =
         |t: Option<&Token>, w: &str| matches!(t.map(|t| &t.tok), Some(Tok::Ident(x)) if x == w);
@@ -111,6 +133,20 @@ pub(super) fn std_move(tokens: Vec<Token>) -> Vec<Token> {
         {
             k += 3;
             continue;
+        }
+        // `std :: forward < T > (` → `(` (module doc), the `>` found within a bounded scan.
+        if !after_scope
+            && word(tokens.get(k), "std")
+            && punct(tokens.get(k + 1), "::")
+            && word(tokens.get(k + 2), "forward")
+            && punct(tokens.get(k + 3), "<")
+        {
+            if let Some(close) = forward_close(&tokens, k + 3) {
+                if punct(tokens.get(close + 1), "(") {
+                    k = close + 1;
+                    continue;
+                }
+            }
         }
         out.push(tokens[k].clone());
         k += 1;

@@ -8,6 +8,36 @@ use crate::ast::{Expr, ExprKind, Span};
 use crate::lexer::Token;
 use crate::types::{Scalar, Ty, ValTy};
 
+impl Parser<'_> {
+    /// A conditional expression as a template argument, after its condition `c` was read:
+    /// `cub::BlockStore<T, B, (K > 0) ? N / 2 : N, …>` (C++17 [temp.arg]/1 takes a
+    /// constant-expression, and a conditional-expression is one, [expr.const]/1). Each
+    /// operand is read as the condition was, so a `>` outside parentheses still closes the
+    /// list ([temp.names]/3); a nested `a ? b : c ? d : e` groups to the right
+    /// ([expr.cond]). Without a `?` the condition is the argument.
+    pub(super) fn targ_conditional(&mut self, c: Expr) -> super::PResult<Expr> {
+        if !self.is_punct("?") {
+            return Ok(c);
+        }
+        // Each nested conditional is one level of the depth budget (`--max-depth`).
+        self.enter()?;
+        self.bump();
+        let r = self.binary(1).and_then(|a| {
+            let a = self.targ_conditional(a)?;
+            self.expect_punct(":")?;
+            let b = self.binary(1)?;
+            Ok((a, self.targ_conditional(b)?))
+        });
+        self.depth -= 1;
+        let (a, b) = r?;
+        let span = c.span;
+        self.node(
+            ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)),
+            span,
+        )
+    }
+}
+
 /// A template parameter.
 #[derive(Clone, Debug)]
 pub struct TParam {

@@ -606,6 +606,9 @@ impl Parser<'_> {
         if let Some(n) = self.named_targ(at)? {
             return Ok(TArg::Named(n));
         }
+        if let Some(st) = self.identity_trait_struct()? {
+            return Ok(TArg::Struct(st));
+        }
         if let Some(st) = self.struct_type()? {
             return Ok(TArg::Struct(st));
         }
@@ -627,7 +630,7 @@ impl Parser<'_> {
         let unknown = self.undeclared_qualified_name();
         // `>` ends the list ([temp.names]/3); `==`, `&&` and the rest are read.
         let no_gt = std::mem::replace(&mut self.no_gt, true);
-        let e = self.binary(1);
+        let e = self.binary(1).and_then(|c| self.targ_conditional(c));
         self.no_gt = no_gt;
         let e = match (e, &unknown) {
             (Ok(e), _) => e,

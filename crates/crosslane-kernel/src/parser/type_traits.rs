@@ -385,6 +385,59 @@ impl Parser<'_> {
         Ok(Some(ty))
     }
 
+    /// An identity trait of a struct as a template argument: `std::decay_t<F>` with `F` a
+    /// struct or a lambda's closure type (vLLM's `DefaultVecOp<…, std::decay_t<ScaOp>>`), also
+    /// `std::remove_cvref_t<const S&>` and the `typename std::decay<F>::type` form: that struct
+    /// ([meta.trans.other]: `decay` of a class type, cv and reference removed, is the class).
+    /// `None`, the position kept, for anything else.
+    ///
+    /// # Errors
+    /// A struct's template arguments that do not parse.
+    pub(super) fn identity_trait_struct(&mut self) -> PResult<Option<String>> {
+        let save = (self.pos, self.gt_owed);
+        let back = |p: &mut Self| {
+            p.pos = save.0;
+            p.gt_owed = save.1;
+        };
+        let typename = self.eat_word("typename");
+        if self.is_word("std") && matches!(self.peek(1), Tok::Punct("::")) {
+            self.bump();
+            self.bump();
+        }
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            back(self);
+            return Ok(None);
+        };
+        let base = w.strip_suffix("_t").unwrap_or(&w);
+        if !IDENTITY_TRAITS.contains(&base)
+            || !matches!(self.peek(1), Tok::Punct("<"))
+            || (typename && w.ends_with("_t"))
+        {
+            back(self);
+            return Ok(None);
+        }
+        self.bump();
+        self.bump();
+        while self.eat_word("const") || self.eat_word("volatile") {}
+        let Some(st) = self.struct_type()? else {
+            back(self);
+            return Ok(None);
+        };
+        while self.eat_word("const") || self.eat_word("volatile") {}
+        while self.eat("&") || self.eat("&&") {}
+        if !self.close_angle() {
+            back(self);
+            return Ok(None);
+        }
+        // The `typename std::decay<F>::type` form names its `::type`.
+        let named = w.ends_with("_t") || (self.eat("::") && self.eat_word("type"));
+        if !named {
+            back(self);
+            return Ok(None);
+        }
+        Ok(Some(st))
+    }
+
     /// A type argument of a type trait (`float`, `T*`, `const T&`).
     fn trait_arg(&mut self) -> PResult<Ty> {
         let base = self.base_type()?;

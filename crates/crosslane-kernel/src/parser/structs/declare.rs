@@ -118,8 +118,10 @@ impl Parser<'_> {
             self.param_consts.insert(name.clone());
         }
         let leaves = self.leaves(&s, at)?;
-        // By value: a copy, its array members copied when the body starts ([`by_value`]).
-        let copied = !many && !reference && !is_const;
+        // By value: a copy, its array members copied when the body starts ([`by_value`]);
+        // a `const` one too (`const P p`, llama.cpp's `const soft_max_params p`: still a
+        // copy of the caller's object, [expr.call]/7).
+        let copied = !many && !reference;
         let mut params = Vec::new();
         let mut names = Vec::new();
         // The struct's one layout ([`arrays`]): host code sizes its buffers by it.

@@ -461,6 +461,12 @@ impl Parser<'_> {
                     return Some((s.clone(), name.to_string(), false));
                 }
             }
+            // `f(d, s)` in a member function, `f` a data member of class type (a functor, a
+            // lambda's closure: vLLM's `DefaultVecOp { ScaOp scalar_op; … }`): `this->f`'s
+            // `operator()` ([class.mfct.non-static]/2, [over.call]/1).
+            if let Some(FieldTy::Struct(fs)) = self.self_field(name) {
+                return Some((fs, "operator()".into(), false));
+            }
         }
         None
     }
