@@ -144,6 +144,7 @@ mod phase6;
 mod ptr_alias;
 mod range_for;
 mod ref_cast;
+mod refused_kernel;
 mod scopes;
 mod sfinae;
 mod std_constants;
@@ -399,6 +400,10 @@ pub fn parse_preprocessed(
     // that every such error is reported at once) still ends the parse: nothing runs after a
     // front-end error (docs/kernels.md, "Errors and outcomes").
     deferred_types::defer_type_errors(&mut program, &mut p.diags, &tokens);
+    for (k, line, col, m) in std::mem::take(&mut p.refused_bodies) {
+        program.refused_kernels.push(k.clone());
+        program.type_errors.push((k, line, col, m));
+    }
     let mut errors: Vec<KernelError> = Vec::new();
     for d in p.diags.iter().filter(|d| d.level == Level::Error) {
         let e = KernelError::new(d.line, d.col, d.message.clone());
@@ -527,6 +532,9 @@ struct Parser<'a> {
     /// `main`, kept to be read once the whole file is (`host_calls::defer_main`): it calls a
     /// host function defined below it, whose launches run at the call, in `main`'s order.
     deferred_main: Option<(Vec<String>, Span, usize, usize)>,
+    /// Kernels whose bodies were refused in a file of several kernels: (kernel, line, column,
+    /// message), each an error of the runs that reach it ([`refused_kernel`]).
+    refused_bodies: Vec<(String, u32, u32, String)>,
     host_calls_read: u32,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
@@ -791,6 +799,7 @@ impl<'a> Parser<'a> {
             pending_calls: Vec::new(),
             call_written: Vec::new(),
             deferred_main: None,
+            refused_bodies: Vec::new(),
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
             vf_calls: Vec::new(),
