@@ -722,6 +722,8 @@ struct Parser<'a> {
     extra_fns: Vec<Function>,
     /// CUB / hipCUB collective classes by alias (`using BlockReduce = cub::BlockReduce<…>`).
     cub: cub::CubNames,
+    /// Aliases of a CUB class's storage (`using TS = typename R::TempStorage;`), by name.
+    cub_storage_types: cub::CubNames,
     /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
     cub_ops: HashMap<String, cub::Op>,
     /// Named library function objects (`cub::Max m;`), by name ([`lib_functors`]).
@@ -878,6 +880,7 @@ impl<'a> Parser<'a> {
             lambda: None,
             extra_fns: Vec::new(),
             cub: HashMap::new(),
+            cub_storage_types: HashMap::new(),
             cub_ops: HashMap::new(),
             lib_objects: HashMap::new(),
             lib_aliases: HashMap::new(),

@@ -1,10 +1,13 @@
 //! Shapes of NVIDIA-family sample programs (round two of the corpus) that were refused or left
 //! cells unread: a host fill loop that also sums the cells it has just written (`h[i] = …;
-//! total += h[i];`, as CUB's examples and the Kepler-reduction blog write their check), …
-//! Kernels are written here; expected values come from the Python beside each test.
+//! total += h[i];`, as CUB's examples and the Kepler-reduction blog write their check), CUB's
+//! `WarpScan::InclusiveScan` with an initial value, an alias of a CUB class's storage (`using
+//! TS = typename R::TempStorage;`), and one kernel of a file whose body is
+//! refused while the file's other kernels run. Kernels are written here; expected values come
+//! from the Python beside each test.
 
 use crate::support::ints;
-use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 fn run(src: &str) -> KernelTrace {
     run_kernel(src, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"))
@@ -46,4 +49,128 @@ int main() {
     let h: Vec<Option<i128>> = (0..32).map(|i| Some((i * 3) % 7)).collect();
     assert_eq!(ints(&t, "in"), h);
     assert_eq!(ints(&t, "out"), vec![Some(95); 32]);
+}
+
+#[test]
+fn warp_scan_inclusive_scan_with_an_initial_value_seeds_every_output() {
+    // CUB API, cub::WarpScan::InclusiveScan "with initial value": lane l gets
+    // op(init, x0, …, xl); the warp aggregate leaves the initial value out. Two warps, x = lane
+    // % 5 + warp, max seeded with 2 and sum seeded with 10. Python:
+    //   import itertools
+    //   x = lambda w: [l % 5 + w for l in range(32)]
+    //   mx = lambda w: list(itertools.accumulate([2] + x(w), max))[1:]
+    //   sm = lambda w: list(itertools.accumulate([10] + x(w)))[1:]
+    //   agg = lambda w: sum(x(w))          # 61 and 93
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int *mx, int *sm, int *agg) {
+  typedef cub::WarpScan<int> WarpScan;
+  __shared__ typename WarpScan::TempStorage temp[2];
+  int w = threadIdx.x / 32;
+  int x = threadIdx.x % 32 % 5 + w;
+  int a, b, total;
+  int seed = 2;
+  WarpScan(temp[w]).InclusiveScan(x, a, seed, cub::Max());
+  WarpScan(temp[w]).InclusiveScan(x, b, 10, cub::Sum(), total);
+  mx[threadIdx.x] = a;
+  sm[threadIdx.x] = b;
+  if (threadIdx.x % 32 == 0) agg[w] = total;
+}
+int main() {
+  int *mx, *sm, *agg;
+  cudaMalloc(&mx, 64 * sizeof(int));
+  cudaMalloc(&sm, 64 * sizeof(int));
+  cudaMalloc(&agg, 2 * sizeof(int));
+  k<<<1, 64>>>(mx, sm, agg);
+  return 0;
+}
+";
+    let t = run(src);
+    let x = |w: i128| (0..32).map(move |l| l % 5 + w);
+    let scan = |w: i128, seed: i128, f: fn(i128, i128) -> i128| {
+        x(w).scan(seed, move |s, v| {
+            *s = f(*s, v);
+            Some(Some(*s))
+        })
+    };
+    let mx: Vec<_> = scan(0, 2, i128::max).chain(scan(1, 2, i128::max)).collect();
+    let sm: Vec<_> = scan(0, 10, |a, b| a + b)
+        .chain(scan(1, 10, |a, b| a + b))
+        .collect();
+    assert_eq!(ints(&t, "mx"), mx);
+    assert_eq!(ints(&t, "sm"), sm);
+    assert_eq!(ints(&t, "agg"), vec![Some(61), Some(93)]);
+}
+
+/// Two kernels: `double_it` runs; `leader` holds `cg::invoke_one`, which is refused (the thread
+/// it picks is not specified).
+const TWO_KERNELS: &str = "\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void double_it(int *out) { out[threadIdx.x] = 2 * threadIdx.x; }
+__global__ void leader(int *out) {
+  auto g = cg::coalesced_threads();
+  cg::invoke_one(g, [&]() { out[0] = 7; });
+}
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  double_it<<<1, 32>>>(d);
+  leader<<<1, 32>>>(d);
+  return 0;
+}
+";
+
+#[test]
+fn a_refused_kernel_leaves_the_files_other_kernels_running() {
+    // The entry's launch alone: 2 * lane in each cell.
+    let config = LaunchConfig {
+        entry: Some("double_it".into()),
+        single_launch: true,
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(TWO_KERNELS, config).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let want: Vec<_> = (0..32).map(|i| Some(2 * i)).collect();
+    assert_eq!(ints(&t, "out"), want);
+    // The refused kernel as the entry: its own refusal, at its line.
+    let config = LaunchConfig {
+        entry: Some("leader".into()),
+        single_launch: true,
+        ..LaunchConfig::default()
+    };
+    let e = run_kernel(TWO_KERNELS, config).expect_err("refused");
+    assert_eq!(e.line, 6, "{e}");
+    assert!(e.message.contains("invoke_one"), "{e}");
+    // All of host code's launches: the later one cannot run, so neither does the run.
+    let e = run_kernel(TWO_KERNELS, LaunchConfig::default()).expect_err("refused");
+    assert!(
+        e.message.contains("invoke_one") && e.message.contains("launches at line 12"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_alias_of_a_cub_storage_declares_it() {
+    // `using TS = typename BR::TempStorage;` and `typedef typename BR::TempStorage TS2;` name
+    // the BlockReduce's storage (C++17 [dcl.typedef]/2); the block sum of 0..127 is
+    // 127 * 128 / 2 = 8128, the warp 1's sum of 32..63 is 1520.
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int *out) {
+  using BR = cub::BlockReduce<int, 128>;
+  using TS = typename BR::TempStorage;
+  typedef cub::WarpReduce<int> WR;
+  typedef typename WR::TempStorage TS2;
+  __shared__ TS ts;
+  __shared__ TS2 ws[4];
+  int s = BR(ts).Sum((int)threadIdx.x);
+  int w = WR(ws[threadIdx.x / 32]).Sum((int)threadIdx.x);
+  if (threadIdx.x == 0) out[0] = s;
+  if (threadIdx.x == 32) out[1] = w;
+}
+int main() { int *d; cudaMalloc(&d, 2 * sizeof(int)); k<<<1, 128>>>(d); return 0; }
+";
+    let t = run(src);
+    assert_eq!(ints(&t, "out"), vec![Some(8128), Some(1520)]);
 }
