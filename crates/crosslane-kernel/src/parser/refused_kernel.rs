@@ -60,6 +60,11 @@ impl Parser<'_> {
         };
         let (span, end) = (at(open), at(close));
         self.pos = close + 1;
+        // Named as the file's error would be (`parse_preprocessed`).
+        let e = super::unsupported::name_ascend_vector(
+            super::unsupported::name_unsupported(e, self.toks),
+            self.toks,
+        );
         if !self.refused_bodies.iter().any(|r| r.0 == name) {
             self.refused_bodies
                 .push((name.to_string(), e.line, e.col, e.message));
