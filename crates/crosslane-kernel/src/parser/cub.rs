@@ -671,6 +671,9 @@ impl Parser<'_> {
                 self.cub_scalar_op(&op, op_at)?;
                 (op, self.cub_rest()?)
             }
+            m if super::cub_segmented::is_segmented(m) => {
+                return self.cub_segmented_call(&c, x, m, at);
+            }
             other => {
                 return Err(KernelError::new(
                     m_at.line,

@@ -75,6 +75,7 @@ mod cub_raking;
 mod cub_record;
 mod cub_scan;
 mod cub_scan_items;
+mod cub_segmented;
 mod cub_sort;
 mod cub_union;
 mod cuda_std;

@@ -2,7 +2,7 @@
 //! cells unread: a host fill loop that also sums the cells it has just written (`h[i] = …;
 //! total += h[i];`, as CUB's examples and the Kepler-reduction blog write their check), CUB's
 //! `WarpScan::InclusiveScan` with an initial value, an alias of a CUB class's storage (`using
-//! TS = typename R::TempStorage;`), and one kernel of a file whose body is
+//! TS = typename R::TempStorage;`), CUB's segmented warp reductions, and one kernel of a file whose body is
 //! refused while the file's other kernels run. Kernels are written here; expected values come
 //! from the Python beside each test.
 
@@ -173,4 +173,51 @@ int main() { int *d; cudaMalloc(&d, 2 * sizeof(int)); k<<<1, 128>>>(d); return 0
 ";
     let t = run(src);
     assert_eq!(ints(&t, "out"), vec![Some(8128), Some(1520)]);
+}
+
+#[test]
+fn warp_reduce_segmented_reductions_return_each_segment_to_its_first_lane() {
+    // CUB API, cub::WarpReduce::HeadSegmentedSum / TailSegmentedSum / HeadSegmentedReduce:
+    // "the sum of each segment is returned to the first lane in that segment (which always
+    // includes lane0)"; the other lanes' outputs are undefined. x = (lane * 7) % 11. Head flags
+    // at lanes 5 and 20 (lane 0 starts a segment without one), tail flags at 4 and 19 (the same
+    // segments), head flags at 3, 10, 11 and 31 for a max. Python:
+    //   x = [(l * 7) % 11 for l in range(32)]
+    //   sum(x[0:5]), sum(x[5:20]), sum(x[20:32])                      # 26 72 63
+    //   max(x[0:3]), max(x[3:10]), max(x[10:11]), max(x[11:31]), x[31]  # 7 10 4 10 8
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int *head, int *tail, int *mx) {
+  typedef cub::WarpReduce<int> WarpReduce;
+  __shared__ typename WarpReduce::TempStorage temp;
+  int l = threadIdx.x;
+  int x = (l * 7) % 11;
+  head[l] = WarpReduce(temp).HeadSegmentedSum(x, l == 5 || l == 20);
+  tail[l] = WarpReduce(temp).TailSegmentedSum(x, l == 4 || l == 19);
+  mx[l] = WarpReduce(temp).HeadSegmentedReduce(x, l == 3 || l == 10 || l == 11 || l == 31, cub::Max());
+}
+int main() {
+  int *h, *t, *m;
+  cudaMalloc(&h, 32 * sizeof(int));
+  cudaMalloc(&t, 32 * sizeof(int));
+  cudaMalloc(&m, 32 * sizeof(int));
+  k<<<1, 32>>>(h, t, m);
+  return 0;
+}
+";
+    let t = run(src);
+    let at = |pairs: &[(usize, i128)]| {
+        let mut v = vec![None; 32];
+        for &(l, s) in pairs {
+            v[l] = Some(s);
+        }
+        v
+    };
+    let sums = at(&[(0, 26), (5, 72), (20, 63)]);
+    assert_eq!(ints(&t, "head"), sums);
+    assert_eq!(ints(&t, "tail"), sums);
+    assert_eq!(
+        ints(&t, "mx"),
+        at(&[(0, 7), (3, 10), (10, 4), (11, 10), (31, 8)])
+    );
 }
