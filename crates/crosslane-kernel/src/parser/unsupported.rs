@@ -37,7 +37,9 @@ fn qualified_type(e: &KernelError, toks: &[Token]) -> Option<String> {
     if !e.message.starts_with("expected a type, found `") {
         return None;
     }
-    let k = toks.iter().position(|t| t.line == e.line && t.col == e.col)?;
+    let k = toks
+        .iter()
+        .position(|t| t.line == e.line && t.col == e.col)?;
     match (
         toks.get(k).map(|t| &t.tok),
         toks.get(k + 1).map(|t| &t.tok),

@@ -2,7 +2,8 @@
 //! cells unread: a host fill loop that also sums the cells it has just written (`h[i] = …;
 //! total += h[i];`, as CUB's examples and the Kepler-reduction blog write their check), CUB's
 //! `WarpScan::InclusiveScan` with an initial value, an alias of a CUB class's storage (`using
-//! TS = typename R::TempStorage;`), CUB's segmented warp reductions, and one kernel of a file whose body is
+//! TS = typename R::TempStorage;`, also bound to dynamic shared memory by `reinterpret_cast`),
+//! CUB's segmented warp reductions, and one kernel of a file whose body is
 //! refused while the file's other kernels run. Kernels are written here; expected values come
 //! from the Python beside each test.
 
@@ -220,4 +221,41 @@ int main() {
         ints(&t, "mx"),
         at(&[(0, 7), (3, 10), (10, 4), (11, 10), (31, 8)])
     );
+}
+
+#[test]
+fn a_cub_storage_bound_to_dynamic_shared_memory_runs_the_collective() {
+    // CUB's dynamic-shared-memory form: the storage is `reinterpret_cast<TS&>(smem)` of an
+    // `extern __shared__` byte array aligned for a layout union; after a barrier the kernel
+    // reuses the bytes for its own int. Input 3 * i + 1 over 64 threads: the block sum is
+    // 3 * (63 * 64 / 2) + 64 = 6112, written by every thread.
+    let src = "\
+#include <cub/cub.cuh>
+template <int THREADS>
+__global__ void k(const int *in, int *out) {
+  using BR = cub::BlockReduce<int, THREADS>;
+  using TS = typename BR::TempStorage;
+  union Layout { TS reduce; int value; };
+  extern __shared__ __align__(alignof(Layout)) char smem[];
+  auto& ts = reinterpret_cast<TS&>(smem);
+  int s = BR(ts).Sum(in[threadIdx.x]);
+  __syncthreads();
+  int *shared_int = reinterpret_cast<int*>(smem);
+  if (threadIdx.x == 0) shared_int[0] = s;
+  __syncthreads();
+  out[threadIdx.x] = shared_int[0];
+}
+int main() {
+  int h[64];
+  for (int i = 0; i < 64; i++) h[i] = 3 * i + 1;
+  int *d_in, *d_out;
+  cudaMalloc(&d_in, sizeof(h));
+  cudaMalloc(&d_out, sizeof(h));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  k<64><<<1, 64, sizeof(typename cub::BlockReduce<int, 64>::TempStorage)>>>(d_in, d_out);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(ints(&t, "out"), vec![Some(6112); 64]);
 }
