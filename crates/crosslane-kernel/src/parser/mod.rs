@@ -402,6 +402,13 @@ pub fn parse_preprocessed(
     // front-end error (docs/kernels.md, "Errors and outcomes").
     deferred_types::defer_type_errors(&mut program, &mut p.diags, &tokens);
     for (k, line, col, m) in std::mem::take(&mut p.refused_bodies) {
+        // Shown on a run that does not reach the kernel too ([`refused_kernel`]).
+        p.diag(
+            Span { line, col },
+            Level::Warning,
+            format!("kernel `{k}` does not run here: {m}; the file's other kernels run"),
+            "",
+        );
         program.refused_kernels.push(k.clone());
         program.type_errors.push((k, line, col, m));
     }

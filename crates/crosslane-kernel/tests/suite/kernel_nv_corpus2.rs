@@ -134,6 +134,13 @@ fn a_refused_kernel_leaves_the_files_other_kernels_running() {
     assert_eq!(t.outcome, Some(Outcome::Finished));
     let want: Vec<_> = (0..32).map(|i| Some(2 * i)).collect();
     assert_eq!(ints(&t, "out"), want);
+    // The refused kernel is named on this run too.
+    assert!(
+        t.all_diagnostics()
+            .any(|d| d.message.contains("kernel `leader` does not run here")),
+        "{:?}",
+        t.merged_diagnostics
+    );
     // The refused kernel as the entry: its own refusal, at its line.
     let config = LaunchConfig {
         entry: Some("leader".into()),
