@@ -524,6 +524,10 @@ pub struct Program {
     /// kernel launched): (function, line, column, message).
     #[serde(skip)]
     pub type_errors: Vec<(String, u32, u32, String)>,
+    /// Kernels whose bodies were refused in a file of several kernels (their errors are in
+    /// [`Program::type_errors`]): a run whose launches reach one stops before it starts.
+    #[serde(skip)]
+    pub refused_kernels: Vec<String>,
     /// Lines of library code the front end supplies (crosslane's `<mma.h>` text, on its
     /// `#include` line): a step there is shown at the user's call that runs it.
     #[serde(skip_serializing_if = "Vec::is_empty")]

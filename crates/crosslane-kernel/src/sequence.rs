@@ -785,6 +785,7 @@ impl Executor {
             ..Ran::default()
         };
         let before = earlier(&parsed.program, &ran.touch, &chosen);
+        refused_in_run(&parsed.program, &before, &chosen, &ran.touch)?;
         let no_vars = ran.touch.get(&chosen.kernel).is_none_or(HashSet::is_empty);
         if before.is_empty() && later(&parsed.program, &ran.touch, &chosen).is_empty() && no_vars {
             // One launch on its buffers: nothing to run beside it.
@@ -1019,4 +1020,41 @@ struct Later {
     ran: Ran,
     traced: HostLaunch,
     after: Vec<HostLaunch>,
+}
+
+/// A launch of a kernel whose body was refused (`parser/refused_kernel.rs`) among those this
+/// run makes before or after `chosen` (ids `before`, then [`later`]): its refusal, naming the
+/// launch, since the buffers at the end would lack what it writes.
+fn refused_in_run(
+    program: &Program,
+    before: &[u32],
+    chosen: &HostLaunch,
+    touch: &HashMap<String, HashSet<String>>,
+) -> Result<(), KernelError> {
+    if program.refused_kernels.is_empty() {
+        return Ok(());
+    }
+    let after = later(program, touch, chosen);
+    let runs = program
+        .launches
+        .iter()
+        .filter(|l| before.contains(&l.id))
+        .chain(after.iter().copied());
+    for l in runs {
+        if !program.refused_kernels.contains(&l.kernel) {
+            continue;
+        }
+        if let Some((_, line, col, m)) = program.type_errors.iter().find(|e| e.0 == l.kernel) {
+            return Err(KernelError::new(
+                *line,
+                *col,
+                format!(
+                    "{m} (in `{}`, which host code launches at line {} in this run; \
+                     --single-launch runs the entry's launch alone)",
+                    l.kernel, l.span.line
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

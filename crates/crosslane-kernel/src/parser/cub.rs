@@ -381,6 +381,9 @@ impl Parser<'_> {
     /// As [`Parser::cub_class`]; a malformed alias.
     pub(super) fn cub_alias(&mut self) -> PResult<bool> {
         let save = self.pos;
+        if self.cub_storage_alias()? {
+            return Ok(true);
+        }
         if self.is_word("using") && matches!(self.peek(1), Tok::Ident(_)) {
             self.bump();
             let name = self.ident()?;
@@ -408,6 +411,59 @@ impl Parser<'_> {
         Ok(false)
     }
 
+    /// `using TS = [typename] R::TempStorage;` or `typedef [typename] R::TempStorage TS;` of
+    /// an alias `R` of a CUB class: records `TS` as the name of `R`'s storage (C++17
+    /// [dcl.typedef]/2: the alias names the same type), so `__shared__ TS t;` declares it.
+    /// `false` (position kept) for any other declaration.
+    ///
+    /// # Errors
+    /// A malformed alias.
+    fn cub_storage_alias(&mut self) -> PResult<bool> {
+        let save = self.pos;
+        let using = self.is_word("using");
+        if !using && !self.is_word("typedef") {
+            return Ok(false);
+        }
+        self.bump();
+        let mut name = None;
+        if using {
+            match (self.peek(0).clone(), self.peek(1)) {
+                (Tok::Ident(n), Tok::Punct("=")) => {
+                    name = Some(n);
+                    self.bump();
+                    self.bump();
+                }
+                _ => {
+                    self.pos = save;
+                    return Ok(false);
+                }
+            }
+        }
+        if self.is_word("typename") {
+            self.bump();
+        }
+        let c = match (self.peek(0).clone(), self.peek(1), self.peek(2)) {
+            (Tok::Ident(r), Tok::Punct("::"), Tok::Ident(t)) if t == "TempStorage" => {
+                self.cub.get(&r).cloned()
+            }
+            _ => None,
+        };
+        let Some(c) = c else {
+            self.pos = save;
+            return Ok(false);
+        };
+        self.bump();
+        self.bump();
+        self.bump();
+        let name = match name {
+            Some(n) => n,
+            None => self.ident()?,
+        };
+        self.expect_punct(";")?;
+        self.cub_storage_types.insert(name, c);
+        Ok(true)
+    }
+
     /// `__shared__ [typename] R::TempStorage t;` (or `t[N];`): a shared array of the element
     /// type with the cells the collective uses (a block's warp aggregates), `N` times. `None`
     /// (position kept) when no `TempStorage` is declared here.
@@ -432,7 +488,16 @@ impl Parser<'_> {
         if self.is_word("typename") {
             self.bump();
         }
+        // `__shared__ TS t;` of an alias of a class's storage ([`Self::cub_storage_alias`]).
+        let aliased = match self.peek(0).clone() {
+            Tok::Ident(n) => self.cub_storage_types.get(&n).cloned(),
+            _ => None,
+        };
         let c = match self.peek(0).clone() {
+            _ if aliased.is_some() => {
+                self.bump();
+                aliased.clone()
+            }
             Tok::Ident(n) if self.cub.contains_key(&n) => {
                 self.bump();
                 self.cub.get(&n).cloned()
@@ -444,11 +509,13 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         };
-        if !(self.eat("::") && self.is_word("TempStorage")) {
-            self.pos = save;
-            return Ok(None);
+        if aliased.is_none() {
+            if !(self.eat("::") && self.is_word("TempStorage")) {
+                self.pos = save;
+                return Ok(None);
+            }
+            self.bump();
         }
-        self.bump();
         let at = self.span();
         let name = self.ident()?;
         let count = if self.eat("[") {
@@ -604,6 +671,9 @@ impl Parser<'_> {
                 let op = self.cub_op()?;
                 self.cub_scalar_op(&op, op_at)?;
                 (op, self.cub_rest()?)
+            }
+            m if super::cub_segmented::is_segmented(m) => {
+                return self.cub_segmented_call(&c, x, m, at);
             }
             other => {
                 return Err(KernelError::new(

@@ -1,4 +1,5 @@
-//! CUB's and hipCUB's `WarpScan`: `InclusiveSum`, `ExclusiveSum`, `InclusiveScan(x, out, op)`,
+//! CUB's and hipCUB's `WarpScan`: `InclusiveSum`, `ExclusiveSum`, `InclusiveScan(x, out, op)`
+//! (also `InclusiveScan(x, out, init, op)`, seeded with an initial value),
 //! `ExclusiveScan(x, out, init, op)` and `ExclusiveScan(x, out, op)`, each with an optional
 //! warp aggregate output, and `Scan(x, inclusive, exclusive[, init], op)` with both outputs, lowered to device functions of syntax-tree nodes over the registry's
 //! `shfl_up` (`cub`).
@@ -77,10 +78,25 @@ impl Parser<'_> {
             }
             "InclusiveScan" => {
                 self.expect_punct(",")?;
-                let op_at = self.span();
-                let op = self.cub_op()?;
-                self.cub_scalar_op(&op, op_at)?;
-                (ScanKind::Inclusive, op)
+                let save = self.pos;
+                match self.cub_op() {
+                    Ok(op) if self.is_punct(")") || self.is_punct(",") => {
+                        self.cub_scalar_op(&op, m_at)?;
+                        (ScanKind::Inclusive, op)
+                    }
+                    // `InclusiveScan(x, out, initial_value, op[, aggregate])` (CUB API,
+                    // `cub::WarpScan::InclusiveScan` "with initial value": every output is
+                    // seeded with it; the aggregate leaves it out).
+                    _ => {
+                        self.pos = save;
+                        init = Some(self.assign_expr()?);
+                        self.expect_punct(",")?;
+                        let op_at = self.span();
+                        let op = self.cub_op()?;
+                        self.cub_scalar_op(&op, op_at)?;
+                        (ScanKind::InclusiveInit, op)
+                    }
+                }
             }
             "ExclusiveScan" => {
                 self.expect_punct(",")?;
@@ -125,13 +141,15 @@ impl Parser<'_> {
         // A functor last is a block prefix callback ([`super::cub_prefix`]), else the aggregate.
         let (agg, callback) = match last {
             Some(a) if c.kind == Kind::BlockScan && self.cub_is_callback(&a) => {
-                if method == "ExclusiveScan" && kind == ScanKind::ExclusiveInit {
+                if matches!(method, "ExclusiveScan" | "InclusiveScan") && init.is_some() {
                     return Err(KernelError::new(
                         agg_at.line,
                         agg_at.col,
-                        "BlockScan::ExclusiveScan takes an initial value or a block prefix \
-                         callback, not both (CUB API, cub::BlockScan: the callback's return \
-                         value is the scan's seed): drop the initial value",
+                        format!(
+                            "BlockScan::{method} takes an initial value or a block prefix \
+                             callback, not both (CUB API, cub::BlockScan: the callback's return \
+                             value is the scan's seed): drop the initial value"
+                        ),
                     ));
                 }
                 (None, Some(a))

@@ -78,6 +78,14 @@ impl Parser<'_> {
             return Ok(false);
         };
         self.bump();
+        // A layout union of a storage alias beside other members (`union ShmemLayout {
+        // TempStorageT reduce; int aggregate; };`, for `alignof` of a dynamic shared array):
+        // its definition is skipped; a variable of it meets the unknown type.
+        if let Some(close) = self.storage_alias_layout() {
+            self.pos = close + 1;
+            self.expect_punct(";")?;
+            return Ok(true);
+        }
         if !self.union_holds_temp_storage() {
             self.pos = save;
             return Ok(false);
@@ -143,6 +151,21 @@ impl Parser<'_> {
         Ok(decls)
     }
 
+    /// The index of the `}` of the braces starting here when they hold a member whose type
+    /// is an alias of a CUB storage (`TempStorageT m;`) and no `TempStorage` spelled out.
+    fn storage_alias_layout(&self) -> Option<usize> {
+        let open = self.pos;
+        let close = self.closing(open)?;
+        let inner = &self.toks[open + 1..close];
+        let alias = inner
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if self.cub_storage_types.contains_key(w)));
+        let spelled = inner
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "TempStorage"));
+        (alias && !spelled).then_some(close)
+    }
+
     /// Whether the braces starting here hold a `TempStorage` member (so a plain shared union
     /// or struct is left to the struct reader).
     fn union_holds_temp_storage(&self) -> bool {
@@ -168,5 +191,78 @@ impl Parser<'_> {
         };
         let full = format!("{u}.{m}");
         self.cub_storage.contains_key(&full).then_some(full)
+    }
+
+    /// `auto& t = reinterpret_cast<TS&>(smem);` (also `TS& t = …`, and `*reinterpret_cast<TS*>(smem)`)
+    /// where `TS` names a CUB class's storage (`using TS = typename R::TempStorage;`): CUB's
+    /// dynamic-shared-memory form (CCCL's `example_block_reduce_dyn_smem.cu`), read as the
+    /// storage `__shared__ TS t;` declares. The collective's cells are its own here, so the
+    /// bytes of `smem` the kernel reuses after a barrier are not the collective's (CUB API:
+    /// the storage's contents after the collective are unspecified, and its reuse needs the
+    /// barrier). `None` (position kept) for any other statement.
+    ///
+    /// # Errors
+    /// A malformed declaration.
+    pub(super) fn cub_storage_ref(&mut self) -> PResult<Option<StmtKind>> {
+        let save = self.pos;
+        let named = |p: &Self, k: usize| match p.peek(k) {
+            Tok::Ident(n) => p.cub_storage_types.get(n).cloned(),
+            _ => None,
+        };
+        // `auto&` or `TS&`.
+        let c = match self.peek(0) {
+            Tok::Ident(w) if w == "auto" => None,
+            _ => named(self, 0),
+        };
+        let is_auto = matches!(self.peek(0), Tok::Ident(w) if w == "auto");
+        if !(is_auto || c.is_some()) || !matches!(self.peek(1), Tok::Punct("&")) {
+            return Ok(None);
+        }
+        let at = {
+            self.bump();
+            self.bump();
+            self.span()
+        };
+        let Tok::Ident(name) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        self.bump();
+        if !self.eat("=") {
+            self.pos = save;
+            return Ok(None);
+        }
+        let deref = self.eat("*");
+        if !self.is_word("reinterpret_cast") || !matches!(self.peek(1), Tok::Punct("<")) {
+            self.pos = save;
+            return Ok(None);
+        }
+        let Some(cast) = named(self, 2) else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let want = if deref { "*" } else { "&" };
+        if !matches!(self.peek(3), Tok::Punct(p) if *p == want)
+            || !matches!(self.peek(4), Tok::Punct(">"))
+            || c.as_ref().is_some_and(|c| c != &cast)
+        {
+            self.pos = save;
+            return Ok(None);
+        }
+        for _ in 0..5 {
+            self.bump();
+        }
+        self.expect_punct("(")?;
+        let _bytes = self.assign_expr()?;
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        let decls = self.cub_storage_decls(cast, name, at, 1)?;
+        Ok(Some(StmtKind::Decl(
+            Storage {
+                shared: true,
+                external: false,
+            },
+            decls,
+        )))
     }
 }

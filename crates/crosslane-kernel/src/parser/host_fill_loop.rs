@@ -306,6 +306,10 @@ impl Parser<'_> {
                 Step::Scalar(e) => {
                     let name = assigned_name(e)?;
                     let before = env.get(&name).copied();
+                    // `sum += h[i];` after `h[i] = …;`: a cell this loop wrote before, read
+                    // back in the array's type ([intro.execution]/9: the write is sequenced
+                    // before the next full-expression).
+                    let e = &self.bind_cell_reads(e, env, &fill.cells)?;
                     take_overflow();
                     match super::host_eval::eval_mut(e, env) {
                         Some(_) => {

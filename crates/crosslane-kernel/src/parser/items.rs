@@ -517,6 +517,8 @@ impl Parser<'_> {
         if let Some(s) = &sret {
             self.fn_ret.insert(name.clone(), s.clone());
         }
+        let open = self.pos;
+        let kept = (self.scopes.len(), self.diags.len(), self.depth);
         let mut scope = HashMap::new();
         for p in &params {
             scope.insert(p.name.clone(), p.ty);
@@ -584,7 +586,13 @@ impl Parser<'_> {
         self.scopes.pop();
         self.value_refs = outer_refs;
         self.const_names = outer_consts;
-        let body = self.with_param_copies(copies, body?)?;
+        // A kernel beside others whose body is refused: the error of each run that reaches it
+        // ([`Self::refuse_kernel_body`]).
+        let body = match body {
+            Err(e) if entry || entry2 => self.refuse_kernel_body(&name, open, kept, e)?,
+            body => body?,
+        };
+        let body = self.with_param_copies(copies, body)?;
         self.refuse_stray_goto(&body)?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         let f = Function {

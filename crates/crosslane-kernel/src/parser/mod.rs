@@ -78,6 +78,7 @@ mod cub_raking;
 mod cub_record;
 mod cub_scan;
 mod cub_scan_items;
+mod cub_segmented;
 mod cub_sort;
 mod cub_union;
 mod cuda_std;
@@ -148,6 +149,7 @@ mod phase6;
 mod ptr_alias;
 mod range_for;
 mod ref_cast;
+mod refused_kernel;
 mod scopes;
 mod sfinae;
 mod std_constants;
@@ -403,6 +405,17 @@ pub fn parse_preprocessed(
     // that every such error is reported at once) still ends the parse: nothing runs after a
     // front-end error (docs/kernels.md, "Errors and outcomes").
     deferred_types::defer_type_errors(&mut program, &mut p.diags, &tokens);
+    for (k, line, col, m) in std::mem::take(&mut p.refused_bodies) {
+        // Shown on a run that does not reach the kernel too ([`refused_kernel`]).
+        p.diag(
+            Span { line, col },
+            Level::Warning,
+            format!("kernel `{k}` does not run here: {m}; the file's other kernels run"),
+            "",
+        );
+        program.refused_kernels.push(k.clone());
+        program.type_errors.push((k, line, col, m));
+    }
     let mut errors: Vec<KernelError> = Vec::new();
     for d in p.diags.iter().filter(|d| d.level == Level::Error) {
         let e = KernelError::new(d.line, d.col, d.message.clone());
@@ -531,6 +544,9 @@ struct Parser<'a> {
     /// `main`, kept to be read once the whole file is (`host_calls::defer_main`): it calls a
     /// host function defined below it, whose launches run at the call, in `main`'s order.
     deferred_main: Option<(Vec<String>, Span, usize, usize)>,
+    /// Kernels whose bodies were refused in a file of several kernels: (kernel, line, column,
+    /// message), each an error of the runs that reach it ([`refused_kernel`]).
+    refused_bodies: Vec<(String, u32, u32, String)>,
     host_calls_read: u32,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
@@ -718,6 +734,8 @@ struct Parser<'a> {
     extra_fns: Vec<Function>,
     /// CUB / hipCUB collective classes by alias (`using BlockReduce = cub::BlockReduce<…>`).
     cub: cub::CubNames,
+    /// Aliases of a CUB class's storage (`using TS = typename R::TempStorage;`), by name.
+    cub_storage_types: cub::CubNames,
     /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
     cub_ops: HashMap<String, cub::Op>,
     /// Named library function objects (`cub::Max m;`), by name ([`lib_functors`]).
@@ -795,6 +813,7 @@ impl<'a> Parser<'a> {
             pending_calls: Vec::new(),
             call_written: Vec::new(),
             deferred_main: None,
+            refused_bodies: Vec::new(),
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
             vf_calls: Vec::new(),
@@ -873,6 +892,7 @@ impl<'a> Parser<'a> {
             lambda: None,
             extra_fns: Vec::new(),
             cub: HashMap::new(),
+            cub_storage_types: HashMap::new(),
             cub_ops: HashMap::new(),
             lib_objects: HashMap::new(),
             lib_aliases: HashMap::new(),

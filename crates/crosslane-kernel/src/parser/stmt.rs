@@ -145,6 +145,14 @@ impl Parser<'_> {
                         return Ok(done(self, k));
                     }
                 }
+                // `auto& t = reinterpret_cast<TS&>(smem);` of a CUB storage alias `TS`.
+                w if (w == "auto" || self.cub_storage_types.contains_key(w))
+                    && matches!(self.peek(1), Tok::Punct("&")) =>
+                {
+                    if let Some(k) = self.cub_storage_ref()? {
+                        return Ok(done(self, k));
+                    }
+                }
                 // `union S { typename R::TempStorage r; … };` for a later `__shared__ S t;`.
                 "union" | "struct" if self.cub_union_type()? => {
                     return Ok(done(self, StmtKind::Empty));

@@ -31,6 +31,27 @@ fn construct(word: &str) -> Option<&'static str> {
     })
 }
 
+/// For "expected a type, found `ns`" at a qualified name `ns::Name` (`__shared__
+/// cuda::atomic<int> n;`): `ns::Name`.
+fn qualified_type(e: &KernelError, toks: &[Token]) -> Option<String> {
+    if !e.message.starts_with("expected a type, found `") {
+        return None;
+    }
+    let k = toks
+        .iter()
+        .position(|t| t.line == e.line && t.col == e.col)?;
+    match (
+        toks.get(k).map(|t| &t.tok),
+        toks.get(k + 1).map(|t| &t.tok),
+        toks.get(k + 2).map(|t| &t.tok),
+    ) {
+        (Some(Tok::Ident(ns)), Some(Tok::Punct("::")), Some(Tok::Ident(n))) => {
+            Some(format!("{ns}::{n}"))
+        }
+        _ => None,
+    }
+}
+
 /// Ascend C's SIMD (vector) programming API's names that a source spells `AscendC::Name`
 /// (CANN Ascend C API reference, "基础API" / "高阶API": `LocalTensor`, `GlobalTensor`, `TPipe`,
 /// `TQue`, `TBuf`, `DataCopy`, `Add`, … on the AI Core's vector unit), shown in the refusal.
@@ -109,6 +130,15 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
         None if is_label(&line) => {
             // `done:` at the start of a line or a statement: a label, the target of a `goto`.
             construct("goto").unwrap_or_default().to_string()
+        }
+        None if qualified_type(&e, toks).is_some() => {
+            let q = qualified_type(&e, toks).unwrap_or_default();
+            format!(
+                "`{q}` names no type crosslane knows: headers are not read (crosslane reads this \
+                 one file, with the vendors' builtins and the library types it models by name); \
+                 declare the variable with a type it reads (for `cuda::atomic<T>`, a `T` updated \
+                 with `atomicAdd` and kin, CUDA C++ Programming Guide, \"Atomic Functions\")"
+            )
         }
         None => {
             // `int a[4] = {1, 2, 3, 4};` in a function: the parser stops at the `{`.

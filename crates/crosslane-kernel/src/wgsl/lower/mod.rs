@@ -540,6 +540,7 @@ pub fn lower(
             library_lines: Vec::new(),
             readbacks: Vec::new(),
             type_errors: Vec::new(),
+            refused_kernels: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
