@@ -94,63 +94,31 @@ pub fn after_frame(f: impl FnOnce() + 'static) {
     );
 }
 
-/// How long [`after_load_idle`] waits for an idle period before it runs its work anyway
+/// How long [`when_idle`] waits for an idle period before it runs its work anyway
 /// (milliseconds): `requestIdleCallback`'s `timeout`.
 pub const IDLE_TIMEOUT_MS: u32 = 1000;
 
-/// Runs `f` once, after the page's `load` event, in an idle period of the main thread
-/// (`requestIdleCallback`, at most [`IDLE_TIMEOUT_MS`] later); in a browser without
-/// `requestIdleCallback`, after the next frame ([`after_frame`]). For work nobody waits for (the
-/// views not on screen): it leaves the first frame, the `load` event and whatever the reader or
-/// the host page does right after them ahead of it, and each such piece of work is its own
-/// task.
-pub fn after_load_idle(f: impl FnOnce() + 'static) {
-    let Ok(doc) = crate::dom::document() else {
-        return;
-    };
-    if doc.ready_state() == "complete" {
-        when_idle(f);
-        return;
-    }
+/// Runs `f` once in an idle period of the main thread (`requestIdleCallback`, at most
+/// [`IDLE_TIMEOUT_MS`] later); in a browser without `requestIdleCallback`, after the next frame
+/// ([`after_frame`]). For work nobody waits for (the views not on screen): the frame that shows
+/// what was just drawn and every task already waiting (the `load` event, the reader's input,
+/// the host page's scripts) come first. A plain `fn()`, not a closure, and `after_frame` of the
+/// same `fn()` type as the deferred mounts': one copy of this code in the module, which has a
+/// size budget.
+pub fn when_idle(f: fn()) {
     let Ok(w) = crate::dom::window() else {
         return;
     };
-    let once: Once = Rc::new(Cell::new(Some(Box::new(f))));
-    let on_load = Closure::once_into_js(move || {
-        if let Some(f) = once.take() {
-            when_idle(f);
-        }
-    });
-    let _ = w.add_event_listener_with_callback("load", on_load.unchecked_ref());
-}
-
-/// Runs `f` once in an idle period (`requestIdleCallback` with [`IDLE_TIMEOUT_MS`]), or after
-/// the next frame where the browser has no `requestIdleCallback`.
-pub fn when_idle(f: impl FnOnce() + 'static) {
-    let Ok(w) = crate::dom::window() else {
-        return;
-    };
-    let ric = js_sys::Reflect::get(&w, &JsValue::from_str("requestIdleCallback"))
+    let ric = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
         .ok()
         .and_then(|v| v.dyn_into::<js_sys::Function>().ok());
     let Some(ric) = ric else {
-        after_frame(f);
-        return;
+        return after_frame(f);
     };
     let options = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(
-        &options,
-        &JsValue::from_str("timeout"),
-        &JsValue::from(IDLE_TIMEOUT_MS),
-    );
-    let run = Closure::once_into_js(f);
-    if ric.call2(&w, &run, &options).is_err() {
-        // `run` was handed to the browser only if the call succeeded; a refusal runs the
-        // work after the next frame instead (the closure above is then never called).
-        let fallback: js_sys::Function = run.unchecked_into();
-        after_frame(move || {
-            let _ = fallback.call0(&JsValue::NULL);
-        });
+    let _ = js_sys::Reflect::set(&options, &"timeout".into(), &IDLE_TIMEOUT_MS.into());
+    if ric.call2(&w, &callback(move |_| f()), &options).is_err() {
+        after_frame(f);
     }
 }
 

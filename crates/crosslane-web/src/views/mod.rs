@@ -54,8 +54,8 @@ thread_local! {
 
 /// Mounts the operation view (the default page's first render), the views that cost nothing
 /// until shown (reference) and the page-wide wiring (tabs); the other views (kernel with its
-/// hint and keys, portability, sort, MACA) are mounted in tasks of their own after the page's
-/// `load` event, one per idle period of the main thread ([`crate::kit::after_load_idle`]), or
+/// hint and keys, portability, sort, MACA) are mounted in tasks of their own, one per idle
+/// period of the main thread after the first render ([`crate::kit::when_idle`]), or
 /// at once when something asks for one of them first: a tab, a link ([`ensure_mounted`],
 /// called by the router). Mounting them all before the first render took 110–130 ms of the
 /// cold load's 150–200 ms of start-up script (docs/benchmarks.md, "Where the time went, and
@@ -77,7 +77,7 @@ pub fn mount_all() -> Js<()> {
         ("maca", maca::mount),
     ];
     PENDING.with(|p| p.borrow_mut().extend(LATER));
-    crate::kit::after_load_idle(mount_next);
+    crate::kit::when_idle(mount_next);
     Ok(())
 }
 
@@ -139,7 +139,7 @@ fn kernel_running() -> bool {
 #[cfg(target_arch = "wasm32")]
 fn mount_next() {
     if kernel_running() && WAITED.with(|w| w.replace(w.get() + 1)) < KERNEL_WAIT_FRAMES {
-        crate::kit::after_frame(mount_next);
+        crate::kit::after_frame(mount_next as fn());
         return;
     }
     let Some((_, mount)) =
