@@ -61,7 +61,8 @@ thread_local! {
 /// cold load's 150–200 ms of start-up script (docs/benchmarks.md, "Where the time went, and
 /// the deferred mounts"); mounting them one per frame right after it kept the main thread busy
 /// for the next 100–400 ms, ahead of the reader's first input and the host's scripts
-/// (docs/benchmarks.md, "Time to first lanes", "The views mounted when idle").
+/// (docs/benchmarks.md, "Time to first lanes", "The views mounted when idle, the canvas fonts
+/// set up early").
 /// Each view's section must exist in `web/index.html`.
 ///
 /// Adding a view: one line here (in `LATER` when its first render can wait).
