@@ -368,11 +368,9 @@ impl Parser<'_> {
                 Ok(self.e_bin(at, BinOp::Mul, b, n))
             }
             // Whether the launch is a cooperative one (`machine/coop_launch.rs`).
-            "is_valid" => Ok(self.e_call(
-                at,
-                crate::machine::coop_launch::GRID_IS_VALID,
-                Vec::new(),
-            )),
+            "is_valid" => {
+                Ok(self.e_call(at, crate::machine::coop_launch::GRID_IS_VALID, Vec::new()))
+            }
             "sync" => Ok(self.e_call(at, GRID_SYNC, Vec::new())),
             _ => Self::refuse(
                 at,

@@ -50,7 +50,11 @@ fn grid_sync_in_a_chevron_launch_is_an_error_naming_the_launch() {
             // The barrier is at line 7; the launch at line 14 (15 for the array form).
             assert_eq!(e.line, 7, "{e}");
             assert!(e.message.contains("launched at line 1"), "{}", e.message);
-            assert!(e.message.contains("cudaLaunchCooperativeKernel"), "{}", e.message);
+            assert!(
+                e.message.contains("cudaLaunchCooperativeKernel"),
+                "{}",
+                e.message
+            );
             // is_valid() was false in block 0's threads, which ran up to the barrier; the run
             // ended there, so block 1 never ran and nothing after the barrier did.
             let flag = cell_ints(t.buffer("flag").unwrap());
@@ -90,7 +94,10 @@ fn a_chevron_launch_without_grid_sync_runs_with_is_valid_false() {
 fn hip_launch_kernel_ggl_is_not_cooperative_and_hip_cooperative_is() {
     let hip = |launch: &str| {
         KERNEL
-            .replace("#include <cooperative_groups.h>", "#include <hip/hip_cooperative_groups.h>")
+            .replace(
+                "#include <cooperative_groups.h>",
+                "#include <hip/hip_cooperative_groups.h>",
+            )
             .replace("cudaMalloc", "hipMalloc")
             .replace("SYNC", "grid.sync()")
             .replace("LAUNCH", launch)
