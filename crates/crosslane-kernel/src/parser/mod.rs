@@ -103,6 +103,7 @@ mod host_fill_call;
 mod host_fill_loop;
 mod host_for_each;
 mod host_items;
+mod host_kernel_choice;
 mod host_kernel_ptr;
 mod host_launch_api;
 mod host_loop_launch;

@@ -68,6 +68,7 @@ mod kernel_host_copies;
 mod kernel_host_eval;
 mod kernel_host_fill_helpers;
 mod kernel_host_fills;
+mod kernel_host_launch_forms;
 mod kernel_host_memory;
 mod kernel_host_moves;
 mod kernel_host_pointers;
