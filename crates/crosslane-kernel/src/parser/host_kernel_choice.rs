@@ -35,8 +35,8 @@ impl Parser<'_> {
         let mut depth = 0usize;
         let mut q = None;
         let mut colon = None;
-        for i in a..b {
-            match toks[i].tok {
+        for (i, t) in toks.iter().enumerate().take(b).skip(a) {
+            match t.tok {
                 Tok::Punct("(" | "[" | "{") => depth += 1,
                 Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
                 Tok::Punct("?") if depth == 0 && q.is_none() => q = Some(i),
