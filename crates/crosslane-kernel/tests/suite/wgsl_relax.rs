@@ -206,21 +206,30 @@ fn main(@builtin(local_invocation_index) li: u32,
     assert_eq!(floats(&t, "out"), vec![Some(60.0)]);
 }
 
-/// Tint accepts `f(&s.v)` too; the emulator takes pointer parameters only when the calls pass
-/// a whole variable, and says what to write instead (never a silent run).
+/// Tint accepts (`tint --format wgsl`, recorded here) `f(&s.v)` with `s` a storage structure
+/// and `g(&wg.w)` with `wg` a workgroup structure: pointers to members (WGSL § Memory Views,
+/// with `unrestricted_pointer_parameters`). By hand: `s` filled 0, 1, 2, 3, 4 (v = cells 0..3,
+/// w = cell 4); f sets v[0] = 1 and v[3] = v[2] + 0.5 = 2.5; g adds 5 to wg.w = 1, and
+/// invocation 0 stores it in s.w: [1, 1, 2, 2.5, 6].
 #[test]
-fn a_pointer_parameter_passed_a_member_is_refused_with_what_to_write() {
+fn pointers_to_storage_and_workgroup_members_reach_the_helper() {
     let src = "struct S { v: array<f32, 4>, w: f32 }
+struct W { a: u32, w: u32 }
 @group(0) @binding(0) var<storage, read_write> s: S;
-fn f(p: ptr<storage, array<f32, 4>, read_write>) { p[0] = 1.0; }
-@compute @workgroup_size(1) fn main() { f(&s.v); }
+var<workgroup> wg: W;
+fn f(p: ptr<storage, array<f32, 4>, read_write>) { p[0] = 1.0; p[3] = p[2] + 0.5; }
+fn g(p: ptr<workgroup, u32>) { *p = *p + 5u; }
+@compute @workgroup_size(1) fn main() {
+  f(&s.v);
+  wg.w = 1u;
+  g(&wg.w);
+  s.w = f32(wg.w);
+}
 ";
-    let e = run_wgsl(src, config(4, 1, &[], &[]))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("unrestricted_pointer_parameters") && e.contains("f(&buf)"),
-        "{e}"
+    let t = run(src, config(4, 1, &[("s", "index")], &[("s", 5)]));
+    assert_eq!(
+        floats(&t, "s"),
+        vec![Some(1.0), Some(1.0), Some(2.0), Some(2.5), Some(6.0)]
     );
 }
 
