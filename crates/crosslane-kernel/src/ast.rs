@@ -706,6 +706,11 @@ pub struct HostLaunch {
     /// one function even where it is the bare name the first overload is kept under.
     #[serde(skip)]
     pub overload_chosen: bool,
+    /// Whether the launch is a cooperative one (`cudaLaunchCooperativeKernel`,
+    /// `hipLaunchCooperativeKernel`): only such a launch may synchronize its grid (CUDA C++
+    /// Programming Guide, Cooperative Groups, Grid Synchronization; `machine/coop_launch.rs`).
+    #[serde(skip)]
+    pub cooperative: bool,
 }
 
 /// One argument of a host launch.

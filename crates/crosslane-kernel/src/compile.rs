@@ -168,6 +168,9 @@ pub(crate) struct NameCheck {
     pub(crate) blocks: usize,
     /// Threads per block of the launch (the model device's resident blocks depend on them).
     pub(crate) threads: usize,
+    /// Whether host code launches the entry without the cooperative API: its `grid.sync()`
+    /// is the run's error where reached (`machine/coop_launch.rs`), not the grid-size refusal.
+    pub(crate) plain_launch: bool,
 }
 
 /// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
@@ -802,7 +805,7 @@ impl Compiler {
         };
         let mut text_args = Vec::new();
         let coresident = super::parser::host_device::max_coresident_blocks(check.threads);
-        if name == super::parser::GRID_SYNC && check.blocks > coresident {
+        if name == super::parser::GRID_SYNC && check.blocks > coresident && !check.plain_launch {
             self.unknown(
                 e.span,
                 format!(

@@ -131,6 +131,16 @@ pub struct LaunchConfig {
     /// The entry kernel's launch to trace, N-th in host code's order (`--launch N`; default 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<usize>,
+    /// The line of the host launch being run when it is cooperative
+    /// (`cudaLaunchCooperativeKernel`, `hipLaunchCooperativeKernel`) or not (`<<<…>>>`,
+    /// `cudaLaunchKernel`), from [`super::host_launch::apply_host_launch`]; both `None` for a
+    /// kernel no host code launches, which runs as a cooperative launch would. CUDA C++
+    /// Programming Guide, Cooperative Groups, Grid Synchronization (`machine/coop_launch.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cooperative_launch_line: Option<u32>,
+    /// See [`LaunchConfig::cooperative_launch_line`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plain_launch_line: Option<u32>,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -364,6 +374,7 @@ impl Executor {
                 type_errors: program.type_errors.clone(),
                 blocks,
                 threads,
+                plain_launch: config.plain_launch_line.is_some(),
             }),
             ..Compiler::default()
         };

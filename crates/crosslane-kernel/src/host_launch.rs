@@ -196,6 +196,13 @@ pub fn apply_host_launch(
     };
     let mut taken: Vec<String> = Vec::new();
     let mut notes = Vec::new();
+    // Whether this launch may synchronize its grid (`machine/coop_launch.rs`).
+    let line = Some(launch.span.line);
+    (config.cooperative_launch_line, config.plain_launch_line) = if launch.cooperative {
+        (line, None)
+    } else {
+        (None, line)
+    };
     if config.entry.is_none() {
         config.entry = Some(launch.kernel.clone());
         taken.push(format!("entry `{}`", entry_name(program, f)));

@@ -287,11 +287,33 @@ fn run_kernel_file(
     }
     // A budget is never the flags' fault (exit 1 like any budget, whether the cells came from
     // `--buffer` or from the launch geometry's default length).
+    // `--entry` naming a function whose own code fails to prepare (an unknown type only that
+    // kernel uses) is the kernel's error, not the flag's: the flag names something, and the
+    // failure stays with the entry alone kept (exit 1, the error at its line and column).
+    let flagged_entry = config.entry.clone().filter(|_| chosen[0]);
+    let entry_fails_itself = || {
+        let Some(entry) = flagged_entry.as_deref() else {
+            return false;
+        };
+        let mut only = unflagged.clone();
+        only.entry = Some(entry.to_string());
+        // A template-id (`'k<float>'`) names the instance the parse made.
+        let names_one = parse_for_launch(source, &only).is_ok_and(|p| {
+            let key = match p.entry.as_deref() {
+                Some(instance) if entry.contains('<') => instance,
+                _ => entry,
+            };
+            let owned = key.to_string();
+            crosslane_kernel::host_launch::entry_function(&p.program, Some(&owned), true).is_ok()
+        });
+        names_one && Executor::new(source, only).is_err()
+    };
     let flag_fault = |e: &KernelError| {
         chosen.contains(&true)
             && e.line > 0
             && !LimitHit::is_message(&e.message)
             && Executor::new(source, unflagged.clone()).is_ok()
+            && !entry_fails_itself()
     };
     let launch_error = |e: KernelError| match &e.input {
         // A fill's fault is the flag's, not a line of the source.

@@ -578,6 +578,39 @@ fn front_end_errors_are_an_error_outcome_in_json_with_every_diagnostic() {
 }
 
 #[test]
+fn an_entry_whose_own_code_fails_to_prepare_is_a_kernel_error_with_json() {
+    // `--entry k2` names a kernel that exists; its own unknown type (found only when k2 is
+    // prepared: k1, the default entry, runs) is the kernel's error, exit 1 with the JSON
+    // outcome at line:column, not the flag's (exit 2, no JSON), even beside a geometry flag.
+    let src = "__global__ void k1(int* out) { out[threadIdx.x] = 1; }
+               __global__ void k2(int* out) {
+  Mystery m;
+  out[threadIdx.x] = m.v;
+}
+";
+    for extra in [&[][..], &["--threads-per-block", "64"]] {
+        let mut a = vec!["run", "-", "--json", "--trace", "none", "--entry", "k2"];
+        a.extend_from_slice(extra);
+        let out = crosslane(&a, Some(src));
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(j["outcome"]["kind"], "error");
+        assert_eq!(
+            (j["outcome"]["line"].as_u64(), j["outcome"]["col"].as_u64()),
+            (Some(3), Some(3))
+        );
+        assert!(j["outcome"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Mystery"));
+    }
+    // A flag that names nothing stays the flag's fault.
+    let out = crosslane(&["run", "-", "--json", "--entry", "k3"], Some(src));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn typed_fill_lays_float_bytes_over_a_char_buffer() {
     // 1.5 = 0x3FC00000 and 2.5 = 0x40200000, least significant byte first: as int8_t
     // 0 0 -64 63 and 0 0 32 64; the kernel reads them back through a float*.

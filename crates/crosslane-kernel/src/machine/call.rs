@@ -261,6 +261,9 @@ impl Executor {
         if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
             return out;
         }
+        if name == super::coop_launch::GRID_IS_VALID {
+            return self.grid_is_valid(mask);
+        }
         if args.is_empty() {
             if let Some(out) = self.special_register(e, name, mask, cx) {
                 return out;

@@ -9,6 +9,7 @@ mod atomic_view;
 pub(crate) mod barrier;
 mod call;
 pub(crate) mod converge;
+pub(crate) mod coop_launch;
 mod eval;
 pub(crate) mod grid_sync;
 pub(crate) mod maca_mem;

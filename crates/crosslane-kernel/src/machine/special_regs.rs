@@ -93,6 +93,7 @@ pub(crate) fn is_register_read(name: &str) -> bool {
             | "clock"
             | "clock64"
             | WMMA_WARP
+            | super::coop_launch::GRID_IS_VALID
     )
 }
 

@@ -503,6 +503,7 @@ impl Executor {
                     None,
                 );
                 if name == crate::parser::GRID_SYNC {
+                    self.check_grid_sync_launch(e.span, cx);
                     cx.note(
                         Level::Info,
                         e.span,

@@ -600,8 +600,16 @@ impl Parser<'_> {
                     // A group made in place and passed on: its members, remembered as that
                     // group for a template parameter deduced from it (a tile of a coalesced
                     // group carries meta variables a members expression cannot).
-                    if g.meta.is_none() {
-                        self.made_groups.insert(g.mask.id, g.group);
+                    match (g.group, g.meta) {
+                        (_, None) => {
+                            self.made_groups.insert(g.mask.id, g.group);
+                        }
+                        // A tile of a tile: its pair travels beside it (`cg_tile_meta`).
+                        (Group::Tile(_), Some(meta)) => {
+                            self.made_groups.insert(g.mask.id, g.group);
+                            self.made_meta.insert(g.mask.id, meta);
+                        }
+                        _ => {}
                     }
                     return Ok(Some(g.mask));
                 }

@@ -367,7 +367,10 @@ impl Parser<'_> {
                 let n = self.e_block_size(at);
                 Ok(self.e_bin(at, BinOp::Mul, b, n))
             }
-            "is_valid" => Ok(self.cg_node(at, ExprKind::Bool(false))),
+            // Whether the launch is a cooperative one (`machine/coop_launch.rs`).
+            "is_valid" => {
+                Ok(self.e_call(at, crate::machine::coop_launch::GRID_IS_VALID, Vec::new()))
+            }
             "sync" => Ok(self.e_call(at, GRID_SYNC, Vec::new())),
             _ => Self::refuse(
                 at,

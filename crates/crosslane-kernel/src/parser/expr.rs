@@ -1027,10 +1027,13 @@ impl Parser<'_> {
                     }
                     // One of several functions of the name ([`super::overload`]).
                     let w = self.resolve_plain_call(&w, &args, span)?;
+                    // Tile parameters: each tile's meta pair after the arguments.
+                    let pairs = self.tile_meta_args(&w, &args, span);
                     if let Some(slots) = self.any_group_fns.get(&w).cloned() {
                         // `thread_group` parameters: each group's rank and size beside it.
                         self.any_group_args(&w, &mut args, &slots, span)?;
                     }
+                    args.extend(pairs);
                     ExprKind::Call(w, args)
                 } else if let Some(a) = self.fn_addr(&w, span) {
                     // A function named where no call follows: its address.
@@ -1192,6 +1195,8 @@ impl Parser<'_> {
         }
         let mut args = self.call_args()?;
         let instance = self.instantiate_call(name, given, &args, span)?;
+        // Tile arguments: each tile's meta pair after the arguments (`cg_tile_meta`).
+        let pairs = self.template_tile_meta_args(name, &instance, &args, span);
         // `thread_group` parameters: each group's rank and size beside it (`cg_any`), after
         // deduction, which sees the arguments as written.
         let slots = self
@@ -1202,6 +1207,7 @@ impl Parser<'_> {
         if !slots.is_empty() {
             self.any_group_args(name, &mut args, &slots, span)?;
         }
+        args.extend(pairs);
         self.node(ExprKind::Call(instance, args), span)
     }
 

@@ -1399,6 +1399,7 @@ impl Parser<'_> {
             id,
             undecided,
             overload_chosen: false,
+            cooperative: false,
         });
     }
 }

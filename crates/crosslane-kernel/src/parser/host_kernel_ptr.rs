@@ -35,10 +35,24 @@ impl Parser<'_> {
         if matches!(toks.get(at).map(|t| &t.tok), Some(Tok::Punct("&"))) {
             at += 1;
         }
+        // `cond ? kA : kB` (`host_kernel_choice`): the chosen kernel's position.
+        let chosen = if (eq + 1..end).any(|i| matches!(toks[i].tok, Tok::Punct("?"))) {
+            let span = crate::ast::Span {
+                line: toks[k].line,
+                col: toks[k].col,
+            };
+            Some(self.host_kernel_choice(st, eq + 1, end, span)?)
+        } else {
+            None
+        };
+        if let Some(c) = chosen {
+            at = c;
+        }
         let Some(Tok::Ident(kernel)) = toks.get(at).map(|t| &t.tok) else {
             return None;
         };
-        let ends_here = at + 1 == end
+        let ends_here = chosen.is_some()
+            || at + 1 == end
             || (matches!(toks[at + 1].tok, Tok::Punct("<"))
                 && matches!(toks[end - 1].tok, Tok::Punct(">" | ">>")));
         if !ends_here {
@@ -101,7 +115,7 @@ impl Parser<'_> {
     }
 
     /// Whether `name` is defined `__global__` in the source (a kernel or kernel template).
-    fn is_kernel_name(&self, name: &str) -> bool {
+    pub(super) fn is_kernel_name(&self, name: &str) -> bool {
         let toks = self.toks;
         let mut global_at: Option<usize> = None;
         for (i, t) in toks.iter().enumerate().take(MAX_SCAN) {

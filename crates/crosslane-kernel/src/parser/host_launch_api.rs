@@ -77,6 +77,14 @@ impl Parser<'_> {
                 "CUDA Runtime API, cudaLaunchKernel",
             );
         }
+        let before = self.launches.len();
         self.launch(st, kernel, k, &cfg, &args.unwrap_or_default());
+        // Only the cooperative API's launch may synchronize its grid
+        // (`machine/coop_launch.rs`).
+        if self.launches.len() > before {
+            if let Some(l) = self.launches.last_mut() {
+                l.cooperative = call.contains("Cooperative");
+            }
+        }
     }
 }

@@ -467,6 +467,7 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.pending_svars.clear();
         self.param_copies.clear();
+        let at_params = self.span();
         let mut params = self.params()?;
         let leaf_pending = std::mem::take(&mut self.leaf_pending);
         let copies = std::mem::take(&mut self.param_copies);
@@ -486,6 +487,18 @@ impl Parser<'_> {
             let slots = std::mem::take(&mut self.any_slots);
             self.any_group_fns.insert(name.clone(), slots);
         }
+        // Tile parameters: each tile's meta pair as hidden trailing parameters (`cg_tile_meta`).
+        let tiles = std::mem::take(&mut self.tile_slots_now);
+        // A function template's instance is named by its instantiation (the calls chose its
+        // pairs there).
+        let key = match (self.eager, self.instance_now.take()) {
+            (1.., Some(m)) => m,
+            _ => name.clone(),
+        };
+        let (hidden, hidden_defaults) =
+            self.tile_meta_hidden(&key, tiles, self.param_count_now, at_params);
+        params.extend(hidden);
+        self.param_defaults.extend(hidden_defaults);
         let voids = std::mem::take(&mut self.void_now);
         if !voids.is_empty() {
             self.void_params.insert(name.clone(), voids);
@@ -671,6 +684,8 @@ impl Parser<'_> {
         self.param_defaults.clear();
         self.param_consts.clear();
         self.any_slots.clear();
+        self.tile_slots_now.clear();
+        self.param_count_now = 0;
         self.cub_pending.clear();
         let mut slot = 0usize;
         self.void_now.clear();
@@ -704,12 +719,16 @@ impl Parser<'_> {
             let at_pos = self.pos;
             let this_slot = slot;
             slot += 1;
+            self.param_count_now = slot;
             self.qualifiers()?;
             self.grid_constant_param(at_pos)?;
             if let Some((name, group)) = self.cg_param()? {
                 // A group parameter holds the group's member mask; the body's uses of the
                 // group are lowered by its kind.
                 self.groups.insert(name.clone(), group);
+                if let super::cg::Group::Tile(n) = group {
+                    self.tile_slots_now.push((this_slot, name.clone(), n));
+                }
                 let hidden = (group == super::cg::Group::Any).then(|| {
                     self.any_slots.push(this_slot);
                     self.any_group_params(&name, at)

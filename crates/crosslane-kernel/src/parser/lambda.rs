@@ -206,11 +206,13 @@ impl Parser<'_> {
                 return self.generic_lambda(at, default, &explicit);
             }
         }
-        let params = if self.eat("(") {
+        let mut params = if self.eat("(") {
             self.params()?
         } else {
             Vec::new()
         };
+        let tiles = std::mem::take(&mut self.tile_slots_now);
+        let user_params = self.param_count_now;
         self.refuse_param_copies()?;
         let own = std::mem::take(&mut self.pending_svars);
         self.skip_lambda_words();
@@ -237,6 +239,11 @@ impl Parser<'_> {
         // the counter keeps two closures from one macro expansion apart.
         let shown = at.shown();
         let name = format!("lambda#{}@{}:{}", self.syn, shown.line, shown.col);
+        // Tile parameters: each tile's meta pair as hidden trailing parameters
+        // ([`super::cg_tile_meta`]).
+        let (hidden, hidden_defaults) =
+            self.tile_meta_hidden(&format!("{name}::operator()"), tiles, user_params, at);
+        params.extend(hidden);
         let ctx = LambdaCtx {
             base: self.scopes.len(),
             default,
@@ -360,7 +367,7 @@ impl Parser<'_> {
             vf_call_dim: None,
             span: at,
             snippet: false,
-            defaults: Vec::new(),
+            defaults: hidden_defaults,
         });
         let _ = (SKind::Plain, SVar::clone);
         self.node(ExprKind::Call(name, made), at)

@@ -147,6 +147,10 @@ impl Parser<'_> {
         r?;
         if let Some(def) = self.structs.get_mut(&s) {
             if let Some(mut m) = def.methods.remove(&mname) {
+                // Its tile parameters' pairs ([`super::cg_tile_meta`]) go with the name.
+                if let Some(t) = self.tile_meta_fns.remove(&m.func) {
+                    self.tile_meta_fns.insert(mangled.to_string(), t);
+                }
                 m.func = mangled.to_string();
                 def.methods.insert(mangled.to_string(), m);
             }

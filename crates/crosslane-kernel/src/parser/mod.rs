@@ -51,6 +51,7 @@ mod cg_collect;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
+mod cg_tile_meta;
 mod cg_vec;
 mod explicit_spec;
 mod ext_vector;
@@ -107,6 +108,7 @@ mod host_fill_loop;
 mod host_fn_spec;
 mod host_for_each;
 mod host_items;
+mod host_kernel_choice;
 mod host_kernel_ptr;
 mod host_launch_api;
 mod host_loop_launch;
@@ -628,6 +630,9 @@ struct Parser<'a> {
     /// `f(cg::tiled_partition<32>(block))`): the group of each such members expression, by its
     /// node, so that a template's `Group` parameter is deduced from it ([`Parser::group_of`]).
     made_groups: HashMap<crate::ast::NodeId, cg::Group>,
+    /// A tile of a tile made in place and passed on: its `meta_group_rank` and
+    /// `meta_group_size` expressions, by the members expression's id (`cg_tile_meta`).
+    made_meta: HashMap<crate::ast::NodeId, (crate::ast::Expr, crate::ast::Expr)>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
     /// group argument).
     group_alias: HashMap<String, cg::Group>,
@@ -772,6 +777,17 @@ struct Parser<'a> {
     alloc_serial: u32,
     /// The `thread_group` positions of the parameter list read last.
     any_slots: Vec<usize>,
+    /// Plain functions with tile parameters: their user parameter count and the positions
+    /// whose tile's `meta_group_rank`/`meta_group_size` a call appends (`cg_tile_meta`).
+    tile_meta_fns: HashMap<String, cg_tile_meta::TileFn>,
+    /// Template instances whose calls appended tile pairs: the positions (`cg_tile_meta`).
+    tile_meta_expect: HashMap<String, Vec<usize>>,
+    /// The tile parameters of the parameter list read last (`cg_tile_meta`).
+    tile_slots_now: cg_tile_meta::TileSlots,
+    /// The user's parameter count of the parameter list read last.
+    param_count_now: usize,
+    /// The mangled name of the function template instance this parser reads, if any.
+    instance_now: Option<String>,
     /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
     /// function, with the use's position (`cub`: the reuse warning).
     cub_pending: HashMap<String, Span>,
@@ -848,6 +864,7 @@ impl<'a> Parser<'a> {
             param_consts: HashSet::new(),
             groups: HashMap::new(),
             made_groups: HashMap::new(),
+            made_meta: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,
             arch_sm: 0,
@@ -909,6 +926,11 @@ impl<'a> Parser<'a> {
             any_group_fns: HashMap::new(),
             alloc_serial: 0,
             any_slots: Vec::new(),
+            tile_meta_fns: HashMap::new(),
+            tile_meta_expect: HashMap::new(),
+            tile_slots_now: Vec::new(),
+            param_count_now: 0,
+            instance_now: None,
             cub_pending: HashMap::new(),
         }
     }

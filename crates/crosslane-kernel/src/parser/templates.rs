@@ -1180,6 +1180,7 @@ impl Parser<'_> {
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
         self.lend(&mut sub);
+        sub.instance_now = Some(mangled.clone());
         let f = sub.instance_body(&name, &mangled);
         self.take_back(&mut sub);
         self.templates = std::mem::take(&mut sub.templates);

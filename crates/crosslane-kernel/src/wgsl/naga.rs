@@ -683,8 +683,8 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
         msg.push_str(
             " (the WGSL language extension unrestricted_pointer_parameters allows storage, \
              uniform and workgroup pointer parameters, and Tint accepts them; the emulator \
-             takes them when the calls pass a whole variable, `f(&buf)`: pass the whole \
-             buffer and index it in the helper)",
+             takes them when a call passes a global variable or a view into one, `f(&buf)`, \
+             `f(&buf.v)`: pass one of those)",
         );
     }
     if msg.contains("Subgroup operation") && msg.contains("const-expression") {

@@ -17,7 +17,9 @@
 //!   extension `unrestricted_pointer_parameters` (WGSL spec, § Language Extensions; Chrome
 //!   ships it, and Tint accepts such shaders) allows them. In the copy, the parameter is
 //!   replaced inside the function by the global variable the first call passes (same type),
-//!   and dropped from the function's parameters and from every call of it; the emulator runs
+//!   or, when that call passes a view into one (`f(&buf.v)`), by a stand-in global of the
+//!   parameter's pointee type added to the copy, and dropped from the function's parameters
+//!   and from every call of it; the emulator runs
 //!   the module as written, where such a parameter points at the caller's cells
 //!   (`lower/places.rs`, `pointer_kind`).
 
@@ -120,7 +122,9 @@ fn first_global_argument(
 /// In the copy: `callee`'s parameter `index` becomes the global the first call passes, the
 /// later parameters move down by one, and every call of `callee` drops that argument.
 fn drop_pointer_parameter(copy: &mut Module, callee: Handle<Function>, index: u32) -> bool {
-    let Some(global) = first_global_argument(copy, callee, index) else {
+    let Some(global) =
+        first_global_argument(copy, callee, index).or_else(|| stand_in_global(copy, callee, index))
+    else {
         return false;
     };
     let f = &mut copy.functions[callee];
@@ -144,6 +148,49 @@ fn drop_pointer_parameter(copy: &mut Module, callee: Handle<Function>, index: u3
         drop_call_argument(&mut ep.function.body, callee, index);
     }
     true
+}
+
+/// A global of the parameter's pointee type and address space, added to the copy only, for a
+/// parameter whose first call passes a view into a global rather than the whole variable
+/// (`f(&buf.v)`, `f(&wg.w)`: WGSL § Memory Views; Tint accepts them). The copy validates the
+/// callee's body against it (the same type as the parameter's pointer); the module as written
+/// is lowered, where the pointer names the caller's cells (`lower/statements.rs`,
+/// `pointer_argument`). A storage or uniform stand-in takes a binding no resource uses (the
+/// copy is never bound to a pipeline).
+fn stand_in_global(
+    copy: &mut Module,
+    callee: Handle<Function>,
+    index: u32,
+) -> Option<Handle<naga::GlobalVariable>> {
+    let arg = copy.functions[callee].arguments.get(index as usize)?;
+    let naga::TypeInner::Pointer { base, space } = copy.types[arg.ty].inner else {
+        return None;
+    };
+    let binding = match space {
+        AddressSpace::WorkGroup => None,
+        AddressSpace::Storage { .. } | AddressSpace::Uniform => {
+            let group = copy
+                .global_variables
+                .iter()
+                .filter_map(|(_, g)| g.binding.as_ref().map(|b| b.group))
+                .max()
+                .map_or(0, |g| g.saturating_add(1));
+            Some(naga::ResourceBinding {
+                group,
+                binding: index,
+            })
+        }
+        _ => return None,
+    };
+    let g = naga::GlobalVariable {
+        name: Some(format!("__crosslane_view{}", index)),
+        space,
+        binding,
+        ty: base,
+        init: None,
+        memory_decorations: Default::default(),
+    };
+    Some(copy.global_variables.append(g, naga::Span::UNDEFINED))
 }
 
 /// Removes argument `index` from every call of `callee` in `block` and the blocks it holds

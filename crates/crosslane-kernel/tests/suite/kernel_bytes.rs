@@ -217,14 +217,15 @@ __global__ void barrier(int *out) {
 #[test]
 fn bytes_grid_group_ranks_sizes_and_validity() {
     // 3 blocks of 2 threads: thread t of block b has grid rank 2b + t; size 6, 3 blocks;
-    // is_valid is false (an ordinary launch, not cudaLaunchCooperativeKernel). Cell r holds
-    // r·10^6 + 6·10^4 + 3·100 + (r/2)·10 + 0.
+    // is_valid is true: no host code launches the kernel, so it runs as a cooperative launch
+    // (`machine/coop_launch.rs`; a `<<<…>>>` launch's is false, `kernel_coop_launch.rs`).
+    // Cell r holds r·10^6 + 6·10^4 + 3·100 + (r/2)·10 + 1.
     let mut c = launch(2, &[("out", 6, "zero")]);
     c.entry = Some("ranks".into());
     c.grid_dim = Some([3, 1, 1]);
     let t = run_kernel(GRID, c).unwrap();
     let want: Vec<Option<f64>> = (0..6u32)
-        .map(|r| Some(f64::from(r * 1_000_000 + 60_000 + 300 + (r / 2) * 10)))
+        .map(|r| Some(f64::from(r * 1_000_000 + 60_000 + 300 + (r / 2) * 10 + 1)))
         .collect();
     assert_eq!(nums(&t, "out"), want);
     // A 2x2 grid of 2x1 blocks: block (x, y) has rank x + 2y, so blocks 0..4 in x-fastest
@@ -234,7 +235,7 @@ fn bytes_grid_group_ranks_sizes_and_validity() {
     c.grid_dim = Some([2, 2, 1]);
     let t = run_kernel(GRID, c).unwrap();
     let want: Vec<Option<f64>> = (0..8u32)
-        .map(|r| Some(f64::from(r * 1_000_000 + 80_000 + 400 + (r / 2) * 10)))
+        .map(|r| Some(f64::from(r * 1_000_000 + 80_000 + 400 + (r / 2) * 10 + 1)))
         .collect();
     assert_eq!(nums(&t, "out"), want);
 }

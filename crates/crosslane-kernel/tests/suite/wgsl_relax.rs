@@ -206,22 +206,63 @@ fn main(@builtin(local_invocation_index) li: u32,
     assert_eq!(floats(&t, "out"), vec![Some(60.0)]);
 }
 
-/// Tint accepts `f(&s.v)` too; the emulator takes pointer parameters only when the calls pass
-/// a whole variable, and says what to write instead (never a silent run).
+/// Tint accepts (`tint --format wgsl`, recorded here) `f(&s.v)` with `s` a storage structure
+/// and `g(&wg.w)` with `wg` a workgroup structure: pointers to members (WGSL § Memory Views,
+/// with `unrestricted_pointer_parameters`). By hand: `s` filled 0, 1, 2, 3, 4 (v = cells 0..3,
+/// w = cell 4); f sets v[0] = 1 and v[3] = v[2] + 0.5 = 2.5; g adds 5 to wg.w = 1, and
+/// invocation 0 stores it in s.w: [1, 1, 2, 2.5, 6].
 #[test]
-fn a_pointer_parameter_passed_a_member_is_refused_with_what_to_write() {
+fn pointers_to_storage_and_workgroup_members_reach_the_helper() {
     let src = "struct S { v: array<f32, 4>, w: f32 }
+struct W { a: u32, w: u32 }
 @group(0) @binding(0) var<storage, read_write> s: S;
-fn f(p: ptr<storage, array<f32, 4>, read_write>) { p[0] = 1.0; }
-@compute @workgroup_size(1) fn main() { f(&s.v); }
+var<workgroup> wg: W;
+fn f(p: ptr<storage, array<f32, 4>, read_write>) { p[0] = 1.0; p[3] = p[2] + 0.5; }
+fn g(p: ptr<workgroup, u32>) { *p = *p + 5u; }
+@compute @workgroup_size(1) fn main() {
+  f(&s.v);
+  wg.w = 1u;
+  g(&wg.w);
+  s.w = f32(wg.w);
+}
 ";
-    let e = run_wgsl(src, config(4, 1, &[], &[]))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("unrestricted_pointer_parameters") && e.contains("f(&buf)"),
-        "{e}"
+    let t = run(src, config(4, 1, &[("s", "index")], &[("s", 5)]));
+    assert_eq!(
+        floats(&t, "s"),
+        vec![Some(1.0), Some(1.0), Some(2.0), Some(2.5), Some(6.0)]
     );
+}
+
+/// Tint accepts (`tint --format wgsl`, recorded here): a pointer to a structure local's array
+/// member passed to a helper, which passes it on, beside a pointer to a scalar member and to
+/// one cell of the array (WGSL § Function Calls, § Memory Views). By hand, invocation i: w =
+/// 10 + 1 = 11; v = [1, 2, 3, 4] → v[2] + 1 = 4 → v[1] = i → v[3] + 100 = 104; out = w · 10000 +
+/// (v[0] + 2 v[1] + 3 v[2] + 4 v[3]) = 110000 + 1 + 2i + 12 + 416.
+#[test]
+fn a_pointer_to_a_structure_locals_array_member_reaches_the_helper() {
+    let src = "struct S { w: u32, v: array<u32, 4> }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn bump(p: ptr<function, u32>) { *p = *p + 1u; }
+fn add100(p: ptr<function, array<u32, 4>>, k: u32) { (*p)[k] = (*p)[k] + 100u; }
+fn fill(p: ptr<function, array<u32, 4>>, x: u32) { (*p)[1] = x; add100(p, 3u); }
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var s: S;
+  s.w = 10u;
+  s.v = array<u32, 4>(1u, 2u, 3u, 4u);
+  bump(&s.w);
+  bump(&s.v[2]);
+  fill(&s.v, i);
+  var sum = 0u;
+  for (var k = 0u; k < 4u; k++) { sum = sum + s.v[k] * (k + 1u); }
+  out[i] = s.w * 10000u + sum;
+}
+";
+    let t = run(src, config(4, 1, &[("out", "zero")], &[("out", 4)]));
+    let want: Vec<Option<i128>> = (0..4)
+        .map(|i| Some(110_000 + 1 + 2 * i + 12 + 416))
+        .collect();
+    assert_eq!(ints(&t, "out"), want);
 }
 
 /// Shapes naga 30 accepts and Tint refuses at shader creation, refused before the run at the

@@ -571,7 +571,7 @@ impl Parser<'_> {
 
     /// Lends a sub-parser (a template instance) what the whole source shares: the structs,
     /// class templates, struct-returning functions, member operators, the functions with
-    /// `thread_group` parameters, the synthesized-node counter and the functions made so far.
+    /// `thread_group` or tile parameters, the synthesized-node counter and the functions made so far.
     pub(crate) fn lend(&mut self, sub: &mut Parser<'_>) {
         sub.structs = std::mem::take(&mut self.structs);
         sub.class_templates = std::mem::take(&mut self.class_templates);
@@ -588,6 +588,10 @@ impl Parser<'_> {
         // The device functions with `thread_group` parameters: a call in an instance passes
         // each group's rank and size too ([`super::super::cg_any`]).
         sub.any_group_fns = std::mem::take(&mut self.any_group_fns);
+        // And those with tile parameters, whose calls pass each tile's meta pair
+        // ([`super::super::cg_tile_meta`]).
+        sub.tile_meta_fns = std::mem::take(&mut self.tile_meta_fns);
+        sub.tile_meta_expect = std::mem::take(&mut self.tile_meta_expect);
         sub.global_vars = self.global_vars.clone();
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
@@ -616,6 +620,8 @@ impl Parser<'_> {
         self.method_templates = std::mem::take(&mut sub.method_templates);
         self.closure_dims = std::mem::take(&mut sub.closure_dims);
         self.any_group_fns = std::mem::take(&mut sub.any_group_fns);
+        self.tile_meta_fns = std::mem::take(&mut sub.tile_meta_fns);
+        self.tile_meta_expect = std::mem::take(&mut sub.tile_meta_expect);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
         // A class instantiated by the sub-parser (`Conv<float>`, first named in a return

@@ -716,7 +716,9 @@ impl Parser<'_> {
         }
         let head_to = self.pos;
         self.expect_punct("(")?;
-        let params = self.params()?;
+        let mut params = self.params()?;
+        let tiles = std::mem::take(&mut self.tile_slots_now);
+        let user_params = self.param_count_now;
         let copies = std::mem::take(&mut self.param_copies);
         let own = std::mem::take(&mut self.pending_svars);
         // The arity a call writes: a struct parameter counts once, not once per leaf.
@@ -743,6 +745,15 @@ impl Parser<'_> {
             let def = self.structs.get(sname).cloned().unwrap_or_default();
             super::cv_overload::member_keys(&def, sname, &mname, is_const_fn)
         };
+        // Tile parameters: each tile's meta pair as hidden trailing parameters
+        // ([`super::super::cg_tile_meta`]); a constructor is chosen by its parameter count, so
+        // its tiles keep the block-based pair.
+        let mut hidden_defaults = Vec::new();
+        if !is_ctor {
+            let (hidden, defaults) = self.tile_meta_hidden(&func, tiles, user_params, at);
+            params.extend(hidden);
+            hidden_defaults = defaults;
+        }
         if is_ctor {
             // Constructors are chosen by their parameter count here, so two of one count that
             // differ in types ([over.match.ctor] would rank them) cannot both be kept.
@@ -999,7 +1010,7 @@ impl Parser<'_> {
                 vf_call_dim: None,
                 span: at,
                 snippet: false,
-                defaults: Vec::new(),
+                defaults: hidden_defaults,
             })
         })();
         self.scopes.pop();

@@ -606,7 +606,11 @@ impl Parser<'_> {
                     .collect();
             }
         }
+        // Tile arguments: each tile's meta pair after the arguments
+        // ([`super::super::cg_tile_meta`]).
+        let pairs = self.tile_meta_args(&method.func, &rest, span);
         out_args.extend(self.expand_args(rest)?);
+        out_args.extend(pairs);
         let sp = self.syn_span(span);
         let call = Expr::new(ExprKind::Call(method.func.clone(), out_args), sp);
         // `acc.at(i)` of `float& at(int)`: the referent, through the pointer returned.

@@ -64,6 +64,7 @@ mod names;
 mod overrides;
 mod places;
 mod private;
+mod ptr_member;
 mod statements;
 mod switch;
 mod types;

@@ -278,9 +278,21 @@ impl Lower<'_> {
                         .clone()
                         .unwrap_or_else(|| format!("function{}", function.index()));
                     let mut args = Vec::new();
+                    // A pointer to a structure's array member passes a temporary copied in
+                    // and back (`ptr_member`).
+                    let (mut before, mut after) = (Vec::new(), Vec::new());
                     for a in arguments {
                         if let TypeInner::Pointer { base, space } = self.ty_inner(*a) {
-                            args.extend(self.pointer_argument(*a, *base, *space, at)?);
+                            let (base, space) = (*base, *space);
+                            if let Some((pre, arg, post)) =
+                                self.member_array_argument(*a, base, space, at)?
+                            {
+                                before.extend(pre);
+                                args.push(arg);
+                                after.extend(post);
+                                continue;
+                            }
+                            args.extend(self.pointer_argument(*a, base, space, at)?);
                             continue;
                         }
                         match self.held_cells(*a) {
@@ -294,21 +306,22 @@ impl Lower<'_> {
                             None => args.push(self.expr(*a, 0)?),
                         }
                     }
+                    let mut v = before;
                     match result.and_then(|r| self.value_cells(r).map(|n| (r, n))) {
                         Some((r, cells)) => {
                             // A composite result: locals `r.x`, … passed as the reference
                             // parameters the helper writes.
                             let rname = self.result_name(r);
-                            let mut v = Vec::new();
                             for (c, t) in cells {
                                 v.push(self.decl(&comp_name(&rname, c), t, zero(t, at), at));
                                 args.push(self.ident(&comp_name(&rname, c), at));
                             }
                             v.push(stmt(StmtKind::Expr(call(&name, args)), at));
-                            v
                         }
-                        None => vec![self.call_stmt(*result, call(&name, args), None, at)?],
+                        None => v.push(self.call_stmt(*result, call(&name, args), None, at)?),
                     }
+                    v.extend(after);
+                    v
                 }
             }
             Statement::SubgroupBallot { result, predicate } => {
