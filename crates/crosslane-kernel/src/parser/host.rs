@@ -1089,7 +1089,7 @@ impl Parser<'_> {
         // `for (int i = 0; i < repeat; i++) k<<<g, b>>>(…);` (a timing loop): the launch is read
         // once from the loop's body, noted; the loop itself is host code.
         let body = &toks[head_close + 1..body_to.min(toks.len())];
-        if launches_in(body) {
+        if launches_in(body) || self.launcher_call_in(body) {
             // Each iteration's launches, when the loop can be followed (`host_loop_launch`).
             if let Some(next) = self.host_for_launches(st, k, head_close, after) {
                 return (next, true);
@@ -1308,7 +1308,8 @@ impl Parser<'_> {
             // read leaves the cells undefined, said (never an index fill).
             let pointer = self.launch_pointer(st, a, b);
             let allocated = |d: &str| st.writes.contains_key(d) || st.mallocs.contains_key(d);
-            arg.from_param = !pointer.as_ref().is_some_and(|(d, _)| allocated(d))
+            arg.from_param = !st.bound_call
+                && !pointer.as_ref().is_some_and(|(d, _)| allocated(d))
                 && self.toks[a..b]
                     .iter()
                     .rev()

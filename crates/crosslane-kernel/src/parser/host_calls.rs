@@ -100,6 +100,20 @@ impl Parser<'_> {
         );
     }
 
+    /// Whether `toks` call a host function whose reading found a kernel launch (`run(d_x,
+    /// d_o, n);` inside a timing loop, `ComputeChannelSum(…)` in a loop over sizes): such a
+    /// loop is read as one with a launch in its body (`host::launches_in`), so the call is read
+    /// with its parameters bound to the caller's pointers (C++17 [expr.call]/4), not skipped
+    /// with the loop, which would leave the launch's buffers the kernel's own default.
+    pub(super) fn launcher_call_in(&self, toks: &[Token]) -> bool {
+        toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
+            (Tok::Ident(n), Tok::Punct("(" | "<")) => {
+                self.host_fns.get(n).is_some_and(|f| !f.launches.is_empty())
+            }
+            _ => false,
+        })
+    }
+
     /// Records a plain function that fills a parameter's cells (`host::fills_param`), so that
     /// a host call of it is read with its parameters bound and its fills given back to the
     /// caller's arrays ([`Parser::read_call`]). It has no launches of its own.
@@ -434,6 +448,7 @@ impl Parser<'_> {
         let mut inner = HostState {
             name: site.name.clone(),
             params: f.params.clone(),
+            bound_call: true,
             ..HostState::default()
         };
         for (n, e) in &self.consts {
