@@ -502,7 +502,7 @@ impl Executor {
                     "",
                     None,
                 );
-                if name == crate::parser::GRID_SYNC {
+                if name == crate::parser::GRID_SYNC || name == crate::parser::GRID_SYNC_ANY {
                     cx.note(
                         Level::Info,
                         e.span,
