@@ -22,6 +22,7 @@ mod kernel_barrier_rounds;
 mod kernel_budgets;
 mod kernel_builtins_more;
 mod kernel_bytes;
+mod kernel_call_defaults;
 mod kernel_cg_big_tiles;
 mod kernel_cg_gaps;
 mod kernel_cg_groups;
