@@ -683,9 +683,18 @@ impl Parser<'_> {
         // hipSuccess)`, `cudaError_t err = cudaMalloc(…)` (an error-checking macro expanded):
         // a runtime call inside a statement reads as the call. The call itself is never such a
         // statement: one level, no recursion.
-        if ident(k).is_some_and(|n| !READ_CALLS.contains(&n) && n != "for" && n != "launchKernel") {
+        // llm.c's `#define cudaCheck(err) (cuda_check(err, __FILE__, __LINE__))` expands to a
+        // statement that opens with a parenthesis: the call is inside it.
+        let lead = if matches!(tok(k), Some(Tok::Punct("("))) {
+            k + 1
+        } else {
+            k
+        };
+        if ident(lead)
+            .is_some_and(|n| !READ_CALLS.contains(&n) && n != "for" && n != "launchKernel")
+        {
             let end = stmt_end();
-            let call = (k + 1..end).find(|&i| {
+            let call = (lead + 1..end).find(|&i| {
                 ident(i).is_some_and(|n| READ_CALLS.contains(&n))
                     && matches!(tok(i + 1), Some(Tok::Punct("(")))
             });

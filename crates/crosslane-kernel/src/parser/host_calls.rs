@@ -107,9 +107,11 @@ impl Parser<'_> {
     /// with the loop, which would leave the launch's buffers the kernel's own default.
     pub(super) fn launcher_call_in(&self, toks: &[Token]) -> bool {
         toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
-            (Tok::Ident(n), Tok::Punct("(" | "<")) => {
-                self.host_fns.get(n).is_some_and(|f| !f.launches.is_empty())
-            }
+            // Its reading found a launch, or its body writes one (a function template's
+            // `k<T, U><<<…>>>`, read only once a call binds `T`).
+            (Tok::Ident(n), Tok::Punct("(" | "<")) => self.host_fns.get(n).is_some_and(|f| {
+                !f.launches.is_empty() || self.toks.get(f.open..f.close).is_some_and(launches_in)
+            }),
             _ => false,
         })
     }

@@ -7,7 +7,7 @@
 //! default index fill: a number host code never wrote. Expected values are worked out by hand
 //! in the comment beside each.
 
-use crate::support::{has, ints, run_default};
+use crate::support::{floats, has, ints, run_default};
 use crosslane_core::Level;
 
 #[test]
@@ -72,4 +72,35 @@ int main(int argc, char **argv) {
     let t = run_default(src);
     assert_eq!(ints(&t, "y"), vec![None; 4]);
     assert!(has(&t, Level::Warning, "--buffer x=FILL"));
+}
+
+#[test]
+fn a_template_launcher_in_a_range_for_deduces_its_type_and_reads_checked_copies() {
+    let src = "\
+void check(cudaError_t e, const char *file, int line) { if (e != cudaSuccess) exit(1); }
+#define cudaCheck(err) (check(err, __FILE__, __LINE__))
+template <typename T, int U>
+__global__ void scale(const T *in, T *out) { out[threadIdx.x] = in[threadIdx.x] * U; }
+template <typename T>
+void forward(const T *in, T *out, int bs) {
+  constexpr int U = sizeof(uint4) / sizeof(T);
+  scale<T, U><<<1, bs>>>(in, out);
+}
+int main() {
+  float h[8];
+  for (int i = 0; i < 8; i++) h[i] = 0.5f * i;
+  float *d_in, *d_out;
+  cudaCheck(cudaMalloc(&d_in, 8 * sizeof(float)));
+  cudaCheck(cudaMalloc(&d_out, 8 * sizeof(float)));
+  cudaCheck(cudaMemcpy(d_in, h, 8 * sizeof(float), cudaMemcpyHostToDevice));
+  int sizes[] = {8};
+  for (int bs : sizes) forward(d_in, d_out, 8);
+  return 0;
+}
+";
+    // `forward` deduces T = float from `d_in` ([temp.deduct.call]/2), so U = 16 / 4 = 4; the
+    // copy inside `cudaCheck(…)` is read: in = 0, 0.5, …, 3.5 and out = 4 · in = 0, 2, …, 14.
+    let t = run_default(src);
+    let want: Vec<Option<f64>> = (0..8).map(|i| Some(f64::from(2 * i))).collect();
+    assert_eq!(floats(&t, "out"), want);
 }
