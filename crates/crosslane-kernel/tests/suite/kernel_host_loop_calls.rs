@@ -104,3 +104,43 @@ int main() {
     let want: Vec<Option<f64>> = (0..8).map(|i| Some(f64::from(2 * i))).collect();
     assert_eq!(floats(&t, "out"), want);
 }
+
+#[test]
+fn a_helper_that_only_reads_a_filled_array_keeps_its_fill_and_one_that_writes_it_does_not() {
+    let src = "\
+#include <vector>
+__global__ void add(const int *a, const int *b, int *o) { o[threadIdx.x] = a[threadIdx.x] + 100 * b[threadIdx.x]; }
+void prepare(std::vector<int> &a, std::vector<int> &b) {
+  for (unsigned i = 0; i < 8; ++i) {
+    a[i] = (int)(i % 5u);
+    b[i] = (int)(i % 3u);
+  }
+}
+void expected(const std::vector<int> &a, const std::vector<int> &b, std::vector<int> &e) {
+  for (unsigned i = 0; i < 8; ++i) e[i] = a[i] + 100 * b[i];
+}
+void scramble(std::vector<int> &b) {
+  for (unsigned i = 0; i < 8; ++i) b[i] = rand();
+}
+int main() {
+  std::vector<int> a(8), b(8), e(8);
+  prepare(a, b);
+  expected(a, b, e);
+  int *d_a, *d_b, *d_o;
+  cudaMalloc(&d_a, 8 * sizeof(int));
+  cudaMalloc(&d_b, 8 * sizeof(int));
+  cudaMalloc(&d_o, 8 * sizeof(int));
+  cudaMemcpy(d_a, a.data(), 8 * sizeof(int), cudaMemcpyHostToDevice);
+  scramble(b);
+  cudaMemcpy(d_b, b.data(), 8 * sizeof(int), cudaMemcpyHostToDevice);
+  add<<<1, 8>>>(d_a, d_b, d_o);
+  return 0;
+}
+";
+    // `expected` only reads `a` and `b`: `a` keeps prepare's fill i % 5 = 0 1 2 3 4 0 1 2
+    // (before, passing it to a call lost its fill). `scramble` writes `b` with rand(), which is
+    // not read: `b` is undefined, and so is every `o` cell.
+    let t = run_default(src);
+    assert_eq!(ints(&t, "a"), [0, 1, 2, 3, 4, 0, 1, 2].map(Some).to_vec());
+    assert_eq!(ints(&t, "o"), vec![None; 8]);
+}
