@@ -60,7 +60,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         // semantic pass refuses it in a larger grid): that block's barrier (CUDA C++
         // Programming Guide, Cooperative Groups, Grid Synchronization: every thread of the
         // grid waits there, and the grid is this block).
-        crate::parser::GRID_SYNC => Builtin::Barrier,
+        crate::parser::GRID_SYNC | crate::parser::GRID_SYNC_ANY => Builtin::Barrier,
         n if n.starts_with("__builtin_mxc_barrier_and_wait") => Builtin::Barrier,
         "__threadfence"
         | "__threadfence_block"

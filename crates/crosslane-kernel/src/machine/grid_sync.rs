@@ -56,7 +56,8 @@ impl Executor {
     /// Whether the instruction at `pc` is `grid.sync()`.
     pub(crate) fn at_grid_sync(&self, pc: usize) -> bool {
         matches!(self.code.get(pc), Some(Inst::Eval { expr, .. })
-            if matches!(&expr.kind, ExprKind::Call(n, _) if n == crate::parser::GRID_SYNC))
+            if matches!(&expr.kind, ExprKind::Call(n, _)
+                if n == crate::parser::GRID_SYNC || n == crate::parser::GRID_SYNC_ANY))
     }
 
     /// Whether the warps waiting at a barrier wait at `grid.sync()` (the first one's).

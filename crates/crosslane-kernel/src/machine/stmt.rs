@@ -502,7 +502,7 @@ impl Executor {
                     "",
                     None,
                 );
-                if name == crate::parser::GRID_SYNC {
+                if name == crate::parser::GRID_SYNC || name == crate::parser::GRID_SYNC_ANY {
                     self.check_grid_sync_launch(e.span, cx);
                     cx.note(
                         Level::Info,

@@ -144,10 +144,28 @@ impl Parser<'_> {
             span: at,
             end: at,
         };
+        let in_block = StmtKind::If(big, Box::new(stmt(block)), Some(Box::new(stmt(warp))));
+        // A group larger than the block is the grid (`this_grid()` given to the parameter):
+        // its `sync()` is the grid barrier (CUDA C++ Programming Guide, Cooperative Groups,
+        // "Grid Synchronization"), not the block's.
+        let dim = |p: &mut Self, m: &str| {
+            let b = p.e_ident(at, "blockDim");
+            p.cg_node(at, ExprKind::Member(Box::new(b), m.to_string()))
+        };
+        let (x, y, z) = (dim(self, "x"), dim(self, "y"), dim(self, "z"));
+        let xy = self.e_bin(at, BinOp::Mul, x, y);
+        let threads = self.e_bin(at, BinOp::Mul, xy, z);
+        let size = self.e_ident(at, &s);
+        let grid = self.e_bin(at, BinOp::Gt, size, threads);
+        let grid_sync = self.e_call(at, super::GRID_SYNC_ANY, Vec::new());
         Ok(Some(StmtKind::If(
-            big,
-            Box::new(stmt(block)),
-            Some(Box::new(stmt(warp))),
+            grid,
+            Box::new(stmt(grid_sync)),
+            Some(Box::new(Stmt {
+                kind: in_block,
+                span: at,
+                end: at,
+            })),
         )))
     }
 

@@ -35,6 +35,13 @@ use crate::KernelError;
 /// grid has more blocks than the model device holds at once.
 pub(crate) const GRID_SYNC: &str = "__cg_grid_sync";
 
+/// The grid barrier of `g.sync()` on a `thread_group` parameter `g` that a call gave the grid
+/// (`reduce_sum(this_grid(), ws, v)`, asc-devkit's cooperative-groups sample): run as
+/// [`GRID_SYNC`], reached only where the group is larger than the block. It is not refused
+/// before the run for a grid larger than the model device holds, since most calls give such a
+/// parameter a block or a tile (`cg_any.rs`).
+pub(crate) const GRID_SYNC_ANY: &str = "__cg_grid_sync_any";
+
 /// Why `grid.sync()` cannot run in a grid of more blocks than the model device holds at once
 /// (CUDA C++ Programming Guide, Cooperative Groups, "Grid Synchronization": a cooperative
 /// launch needs every block of the grid resident at once; CUDA Runtime API,

@@ -241,6 +241,15 @@ impl Parser<'_> {
             Some(_) => INT,
             None => match self.base_type()? {
                 Ty::Val(v) if v.lanes == 1 => v,
+                // `BlockReduce<half2, 128>` (a packed pair of halves, one 32-bit word): CUB
+                // reduces it with its `operator+` (`__hadd2`, each half rounded once).
+                Ty::Val(v)
+                    if v.lanes == 2
+                        && matches!(v.scalar, Scalar::F16 | Scalar::Bf16)
+                        && name == "BlockReduce" =>
+                {
+                    v
+                }
                 _ => {
                     return Err(KernelError::new(
                         at.line,

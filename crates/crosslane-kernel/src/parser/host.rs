@@ -683,9 +683,18 @@ impl Parser<'_> {
         // hipSuccess)`, `cudaError_t err = cudaMalloc(…)` (an error-checking macro expanded):
         // a runtime call inside a statement reads as the call. The call itself is never such a
         // statement: one level, no recursion.
-        if ident(k).is_some_and(|n| !READ_CALLS.contains(&n) && n != "for" && n != "launchKernel") {
+        // llm.c's `#define cudaCheck(err) (cuda_check(err, __FILE__, __LINE__))` expands to a
+        // statement that opens with a parenthesis: the call is inside it.
+        let lead = if matches!(tok(k), Some(Tok::Punct("("))) {
+            k + 1
+        } else {
+            k
+        };
+        if ident(lead)
+            .is_some_and(|n| !READ_CALLS.contains(&n) && n != "for" && n != "launchKernel")
+        {
             let end = stmt_end();
-            let call = (k + 1..end).find(|&i| {
+            let call = (lead + 1..end).find(|&i| {
                 ident(i).is_some_and(|n| READ_CALLS.contains(&n))
                     && matches!(tok(i + 1), Some(Tok::Punct("(")))
             });
@@ -1089,7 +1098,7 @@ impl Parser<'_> {
         // `for (int i = 0; i < repeat; i++) k<<<g, b>>>(…);` (a timing loop): the launch is read
         // once from the loop's body, noted; the loop itself is host code.
         let body = &toks[head_close + 1..body_to.min(toks.len())];
-        if launches_in(body) {
+        if launches_in(body) || self.launcher_call_in(body) {
             // Each iteration's launches, when the loop can be followed (`host_loop_launch`).
             if let Some(next) = self.host_for_launches(st, k, head_close, after) {
                 return (next, true);
@@ -1308,7 +1317,8 @@ impl Parser<'_> {
             // read leaves the cells undefined, said (never an index fill).
             let pointer = self.launch_pointer(st, a, b);
             let allocated = |d: &str| st.writes.contains_key(d) || st.mallocs.contains_key(d);
-            arg.from_param = !pointer.as_ref().is_some_and(|(d, _)| allocated(d))
+            arg.from_param = !st.bound_call
+                && !pointer.as_ref().is_some_and(|(d, _)| allocated(d))
                 && self.toks[a..b]
                     .iter()
                     .rev()

@@ -100,6 +100,72 @@ impl Parser<'_> {
         );
     }
 
+    /// Whether `toks` call a host function whose reading found a kernel launch (`run(d_x,
+    /// d_o, n);` inside a timing loop, `ComputeChannelSum(…)` in a loop over sizes): such a
+    /// loop is read as one with a launch in its body (`host::launches_in`), so the call is read
+    /// with its parameters bound to the caller's pointers (C++17 [expr.call]/4), not skipped
+    /// with the loop, which would leave the launch's buffers the kernel's own default.
+    pub(super) fn launcher_call_in(&self, toks: &[Token]) -> bool {
+        toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
+            // Its reading found a launch, or its body writes one (a function template's
+            // `k<T, U><<<…>>>`, read only once a call binds `T`).
+            (Tok::Ident(n), Tok::Punct("(" | "<")) => self.host_fns.get(n).is_some_and(|f| {
+                !f.launches.is_empty() || self.toks.get(f.open..f.close).is_some_and(launches_in)
+            }),
+            _ => false,
+        })
+    }
+
+    /// Whether host function `f`'s parameter `p` is declared read-only through it: `const`
+    /// before its first `*` or `&` (`const std::vector<int>& a`, `const float* x`, `int const*
+    /// y`), so the body cannot write the caller's cells through it (C++17 [dcl.type.cv]/4; a
+    /// `const_cast` away is not followed). `int* const p` is not: the pointee is writable.
+    fn const_param(&self, f: &HostFn, p: &str) -> bool {
+        let toks = self.toks;
+        // The parameter list: the parentheses that close just before the body's `{`.
+        let Some(close) = (f.open.saturating_sub(16)..f.open)
+            .rev()
+            .find(|&i| matches!(toks[i].tok, Tok::Punct(")")))
+        else {
+            return false;
+        };
+        let mut depth = 0usize;
+        let Some(open) = (0..=close).rev().take(4096).find(|&i| {
+            match toks[i].tok {
+                Tok::Punct(")") => depth += 1,
+                Tok::Punct("(") => {
+                    depth = depth.saturating_sub(1);
+                    return depth == 0;
+                }
+                _ => {}
+            }
+            false
+        }) else {
+            return false;
+        };
+        split_commas(toks, open + 1, close)
+            .into_iter()
+            .any(|(a, b)| {
+                let seg = &toks[a..b];
+                let named = seg
+                    .iter()
+                    .rposition(|t| matches!(&t.tok, Tok::Ident(n) if n == p));
+                let Some(at) = named else {
+                    return false;
+                };
+                let first_ref = seg[..at]
+                    .iter()
+                    .position(|t| matches!(t.tok, Tok::Punct("*" | "&" | "&&")));
+                let first_const = seg[..at]
+                    .iter()
+                    .position(|t| matches!(&t.tok, Tok::Ident(n) if n == "const"));
+                match (first_const, first_ref) {
+                    (Some(c), Some(r)) => c < r,
+                    _ => false,
+                }
+            })
+    }
+
     /// Records a plain function that fills a parameter's cells (`host::fills_param`), so that
     /// a host call of it is read with its parameters bound and its fills given back to the
     /// caller's arrays ([`Parser::read_call`]). It has no launches of its own.
@@ -447,6 +513,7 @@ impl Parser<'_> {
         let mut inner = HostState {
             name: site.name.clone(),
             params: f.params.clone(),
+            bound_call: true,
             ..HostState::default()
         };
         for (n, e) in &self.consts {
@@ -557,6 +624,17 @@ impl Parser<'_> {
                     })
                     .collect();
                 if filled.is_empty() {
+                    // A filled array the callee only read (`compute_expected(a_host, b_host,
+                    // out)`, its parameters `const std::vector<int>&`): the body was read, its
+                    // cells are as they were, so the call is no unknown write of it.
+                    let unchanged = self.const_param(&f, p)
+                        && st.fills.get(&arg.name).map(|f| &f.0)
+                            == inner.fills.get(p).map(|f| &f.0)
+                        && st.fills.contains_key(&arg.name)
+                        && !inner.unknown.contains_key(p);
+                    if unchanged {
+                        self.call_written.push(arg.name.clone());
+                    }
                     continue;
                 }
                 for (to, fill) in filled {

@@ -325,7 +325,7 @@ impl Parser<'_> {
         close: usize,
     ) -> Option<usize> {
         let end = self.stmt_extent(k, close)?;
-        if launches_in(&self.toks[k..end]) {
+        if launches_in(&self.toks[k..end]) || self.launcher_call_in(&self.toks[k..end]) {
             return None;
         }
         self.host_run(st, k, end, "loop")

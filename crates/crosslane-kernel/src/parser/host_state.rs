@@ -46,6 +46,11 @@ pub(super) struct HostState {
     /// `asc_vf_call`).
     pub(super) name: String,
     pub(super) params: Vec<String>,
+    /// Read at a call with its parameters bound (`host_calls::read_call`), not at its
+    /// definition: a pointer parameter the caller's reading did not follow then stands for
+    /// memory host code writes in a way not read, so a launch given it has undefined cells,
+    /// said; at the definition (a launcher no call binds) it keeps the kernel's own default.
+    pub(super) bound_call: bool,
     pub(super) env: HashMap<String, HostVal>,
     /// Host array → (values, line of the fill).
     pub(super) fills: HashMap<String, (Vec<String>, u32)>,

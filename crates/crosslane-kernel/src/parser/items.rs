@@ -929,8 +929,18 @@ impl Parser<'_> {
                 }
             }
             if self.eat("=") {
+                let d_at = self.span();
                 let d = self.assign_expr()?;
-                let d = self.lower_struct(d)?;
+                let mut d = self.lower_struct(d)?;
+                // `int warp_size = detail::default_warp_size()` (tilelang's intrin.h): a call of
+                // a `constexpr` function of the source is a constant expression ([expr.const]/2,
+                // [dcl.constexpr]/2), folded here, since a default argument is not inlined as
+                // a call in the body is.
+                if matches!(d.kind, ExprKind::Call(..)) {
+                    if let Some(v) = self.fold_int(&d).and_then(|v| i64::try_from(v).ok()) {
+                        d = self.e_int(d_at, v);
+                    }
+                }
                 self.param_defaults.push((name.clone(), d));
             }
             let ty = match (ty, reference) {

@@ -55,7 +55,7 @@ mod cg_tile_meta;
 mod cg_vec;
 mod explicit_spec;
 mod ext_vector;
-pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
+pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_ANY, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod cond_lvalue;
@@ -474,6 +474,10 @@ struct Parser<'a> {
     comments: &'a [Comment],
     pos: usize,
     aliases: HashMap<String, ValTy>,
+    /// Template type parameters bound to a pointer type (`PtrT` of `template <typename PtrT>
+    /// f(PtrT w)` given an `int32_t*`): the pointee, read as `Ty::Ptr` where the name is
+    /// written as a type (C++17 [temp.deduct.call]/2, [temp.arg.type]/1).
+    ptr_aliases: HashMap<String, ValTy>,
     diags: Vec<KernelDiagnostic>,
     depth: u32,
     /// Operands being read that run only in some lanes: a `?:` operand or the right operand
@@ -801,6 +805,7 @@ impl<'a> Parser<'a> {
             comments,
             pos: 0,
             aliases: HashMap::new(),
+            ptr_aliases: HashMap::new(),
             diags: Vec::new(),
             depth: 0,
             conditional: 0,

@@ -73,6 +73,12 @@ pub enum TArg {
     Void,
     /// A type parameter pack's elements.
     Pack(Vec<TArg>),
+    /// A pointer type (`int32_t*`, `volatile float*`), by its pointee's value type: what a
+    /// type parameter given by value a pointer argument deduces (C++17 [temp.deduct.call]/2:
+    /// an array argument decays to a pointer; [temp.deduct.call]/4 drops the top-level cv-
+    /// qualifiers), or an explicit `f<int*>`. Its cv-qualifiers change no value, so they are
+    /// not kept.
+    Ptr(ValTy),
     /// A cooperative group's type, deduced from a group argument.
     Group(super::cg::Group),
     /// A function pointer type, deduced from a function given to a parameter `Op op`
@@ -91,6 +97,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
         .filter(|a| !matches!(a, TArg::Pack(items) if items.is_empty()))
         .map(|a| match a {
             TArg::Type(t) => t.name(),
+            TArg::Ptr(t) => format!("{}*", t.name()),
             TArg::Value(v) => v.to_string(),
             // `f<3000000000u>` and `f<3>` of `template <auto N>` are two instances.
             TArg::Typed(v, t) => format!("({}){v}", t.name()),
@@ -223,10 +230,14 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
         // instance whose own `T` named a struct sees its `T` as its own argument.
         sub.struct_alias.remove(&p.name);
         sub.aliases.remove(&p.name);
+        sub.ptr_aliases.remove(&p.name);
         sub.group_alias.remove(&p.name);
         match a {
             TArg::Type(v) => {
                 sub.aliases.insert(p.name.clone(), *v);
+            }
+            TArg::Ptr(v) => {
+                sub.ptr_aliases.insert(p.name.clone(), *v);
             }
             TArg::Struct(st) => {
                 sub.struct_alias.insert(p.name.clone(), st.clone());

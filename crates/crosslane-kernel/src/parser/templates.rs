@@ -617,6 +617,20 @@ impl Parser<'_> {
             && !matches!(self.peek(0), Tok::Ident(w) if self.is_struct_name(w))
         {
             return match self.base_type()? {
+                // `f<volatile int*>`: a pointer type argument ([temp.arg.type]/1).
+                Ty::Val(v) if self.is_punct("*") => {
+                    self.bump();
+                    self.eat_ptr_qualifiers();
+                    if self.is_punct("*") {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "pointers to pointers are not supported",
+                        ));
+                    }
+                    Ok(TArg::Ptr(v))
+                }
+                Ty::Ptr(v) => Ok(TArg::Ptr(v)),
                 Ty::Val(v) => Ok(TArg::Type(v)),
                 _ => Err(KernelError::new(
                     at.line,
@@ -826,6 +840,14 @@ impl Parser<'_> {
                     if let Some(sig) = self.fn_addr_sig(e) {
                         bound[k] = Some(TArg::FnPtr(sig));
                         continue;
+                    }
+                    // `PtrT w` given a pointer or an array (`ws`, `ub_workspace + offset`):
+                    // `PtrT` is that pointer type ([temp.deduct.call]/2).
+                    if self.is_pointer_expr(e) {
+                        if let Some(v) = self.pointee_type(e) {
+                            bound[k] = Some(TArg::Ptr(v));
+                            continue;
+                        }
                     }
                     super::fn_ptr_run::refuse_fn_type_param(e, &p.name, name)?;
                 }

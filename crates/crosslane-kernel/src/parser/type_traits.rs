@@ -67,10 +67,14 @@ fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
         {
             Some(Some(t.scalar))
         }
-        // Vector types, the half and 8-bit float types and structs are class types.
-        TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) | TArg::FnPtr(_) => {
-            Some(None)
-        }
+        // Vector types, the half and 8-bit float types and structs are class types; a
+        // pointer is neither integral nor floating ([basic.fundamental], [basic.compound]).
+        TArg::Type(_)
+        | TArg::Ptr(_)
+        | TArg::Struct(_)
+        | TArg::Void
+        | TArg::Group(_)
+        | TArg::FnPtr(_) => Some(None),
         TArg::Value(_) | TArg::Typed(..) | TArg::Pack(_) | TArg::Named(_) => None,
     };
     Some(match (name, args) {

@@ -423,6 +423,11 @@ impl Parser<'_> {
                 continue;
             }
             if words.is_empty() {
+                // A type parameter bound to a pointer type (`PtrT w`, `PtrT p = q;`).
+                if let Some(v) = self.ptr_aliases.get(&w).copied() {
+                    self.bump();
+                    return Ok(Ty::Ptr(v));
+                }
                 if let Some(t) = self
                     .aliases
                     .get(&w)

@@ -418,3 +418,37 @@ __global__ void k(const float* x, float* top_v, int* top_i) {
     );
     assert_eq!(ints(&t, "top_i"), [Some(63), Some(62), Some(61), Some(60)]);
 }
+
+#[test]
+fn block_reduce_of_half2_sums_each_half_into_thread_0() {
+    // HeCBench f16sp's shape: `cub::BlockReduce<half2, N>` reduced with `half2`'s `+`.
+    // Thread t holds (t, 2t), 64 threads: sums (0 + … + 63, 2·(0 + … + 63)) = (2016, 4032),
+    // every partial sum an integer below 2048 or an even one below 4096, so exact in half
+    // whatever the order.
+    let src = "\
+#include <cub/cub.cuh>
+#include <cuda_fp16.h>
+__global__ void k(float* lo, float* hi) {
+  typedef cub::BlockReduce<half2, 64> BR;
+  __shared__ typename BR::TempStorage tmp;
+  half2 v = __floats2half2_rn((float)threadIdx.x, 2.0f * threadIdx.x);
+  v = BR(tmp).Sum(v);
+  if (threadIdx.x == 0) {
+    lo[0] = __low2float(v);
+    hi[0] = __high2float(v);
+  }
+}
+";
+    let mut c = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    for n in ["lo", "hi"] {
+        c.buffer_len.insert(n.into(), 1);
+        c.args.insert(n.into(), "zero".into());
+    }
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    assert_eq!(floats(&t, "lo"), vec![Some(2016.0)]);
+    assert_eq!(floats(&t, "hi"), vec![Some(4032.0)]);
+}
