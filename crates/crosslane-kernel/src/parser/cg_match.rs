@@ -6,7 +6,7 @@
 //! `thread_block_tile::match_any(value)`: the mask of the group's threads whose `value` equals
 //! the calling thread's, bit k = the group's rank k; `labeled_partition(group, label)`: the
 //! group's threads split into coalesced groups by equal `label`). Values compare as the bits
-//! the vendor compares: an integer's value, a `float`'s bit pattern (`__float_as_uint`).
+//! the vendor compares: an integer's value, a `float`'s or `double`'s bit pattern.
 //!
 //! Only members are read: lane k is read only by the threads whose group holds k, and k is then
 //! active (it is a member of its own group), so no read meets an inactive lane.
@@ -21,15 +21,29 @@ const U64: ValTy = ValTy {
 };
 
 impl Parser<'_> {
-    /// `value` as the 64-bit key the match compares: a `float` variable's bits, any other
-    /// value converted.
+    /// `value` as the 64-bit key the match compares: a `float`'s bits (`__float_as_uint`), a
+    /// `double`'s bits (`__double_as_longlong`), any other value converted. HIP's
+    /// `__match_any_sync` / `__match_all_sync` take `float` and `double` values as well as
+    /// integers (HIP Programming Guide, "Warp match functions"; ROCm amd_warp_sync_functions.h
+    /// accepts 4- and 8-byte integral and floating-point `T`): converting a negative or
+    /// fractional value to `unsigned long long` would be undefined ([conv.fpint]/1) and
+    /// merge values that differ, so floating-point values compare by their bits. The type is
+    /// the expression's (an element `in[i]` of a `T*` as well as a variable).
     fn match_key(&mut self, at: Span, value: Expr) -> Expr {
-        let float = matches!(&value.kind, ExprKind::Ident(n)
-            if matches!(self.var_type(n), Some(Ty::Val(v)) if v.scalar == Scalar::F32));
-        let v = if float {
-            self.e_call(at, "__float_as_uint", vec![value])
-        } else {
-            value
+        let scalar = match &value.kind {
+            ExprKind::Ident(n) => match self.var_type(n) {
+                Some(Ty::Val(v)) if v.lanes == 1 => Some(v.scalar),
+                _ => self.expr_type(&value).map(|t| t.scalar),
+            },
+            _ => self
+                .expr_type(&value)
+                .filter(|t| t.lanes == 1)
+                .map(|t| t.scalar),
+        };
+        let v = match scalar {
+            Some(Scalar::F32) => self.e_call(at, "__float_as_uint", vec![value]),
+            Some(Scalar::F64) => self.e_call(at, "__double_as_longlong", vec![value]),
+            _ => value,
         };
         let s = self.syn_span(at);
         Expr::new(ExprKind::Cast(Ty::Val(U64), Box::new(v)), s)

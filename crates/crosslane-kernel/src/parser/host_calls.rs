@@ -325,6 +325,17 @@ impl Parser<'_> {
             || site.args.iter().any(|a| {
                 a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
             });
+        if !known
+            && site.name == "getWarpSize"
+            && site.args.is_empty()
+            && !self.defines_fn("getWarpSize")
+        {
+            if let Some((var, eq)) = target {
+                return self
+                    .hip_tests_warp_size(st, k, &var, eq, site.span)
+                    .then_some(end + 1);
+            }
+        }
         if known {
             if binds || target.is_some() {
                 let v = self.read_call(&site, Some(st));
@@ -419,6 +430,53 @@ impl Parser<'_> {
                 self.host_call_depth = 0;
             }
         }
+    }
+
+    /// `int ws = getWarpSize();` where the file does not define `getWarpSize`: ROCm's
+    /// hip-tests declare it in `hip_test_common.hh` (`catch/include`), a header not read here,
+    /// as the current device's `hipDeviceProp_t::warpSize` (HIP Runtime API,
+    /// `hipGetDeviceProperties`), which this run models as its lanes per warp (see
+    /// `host_device`). Binds `var` to that value with a note; `false` when the declared type
+    /// cannot hold it.
+    fn hip_tests_warp_size(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        var: &str,
+        eq: usize,
+        at: Span,
+    ) -> bool {
+        let wave = i128::from(self.wave);
+        let Some(v) = self.to_declared(k, eq, HostVal::Int(wave)) else {
+            return false;
+        };
+        st.unknown.remove(var);
+        st.env.insert(var.to_string(), v);
+        self.diag(
+            at,
+            Level::Info,
+            format!(
+                "`getWarpSize()` (ROCm hip-tests' helper from hip_test_common.hh, a header not \
+                 read here: the device's `hipDeviceProp_t::warpSize`) read as this run's lanes \
+                 per warp, {wave} (--arch / --lanes)"
+            ),
+            "",
+        );
+        true
+    }
+
+    /// Whether the file defines a function `name` at file scope: `name ( … ) {` (its body
+    /// anywhere in the file; a declaration alone does not count).
+    fn defines_fn(&self, name: &str) -> bool {
+        let toks = self.toks;
+        (0..toks.len()).take(1 << 22).any(|i| {
+            matches!(&toks[i].tok, Tok::Ident(n) if n == name)
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+                && self
+                    .closing(i + 1)
+                    .and_then(|c| toks.get(c + 1))
+                    .is_some_and(|t| matches!(t.tok, Tok::Punct("{")))
+        })
     }
 
     /// Reads the body of the host function `site` calls with its parameters bound. With the
