@@ -252,3 +252,56 @@ fn user_scalar_reaches_the_other_launches() {
         assert_eq!(*c, Some(8 * (i / 2) as i128 + 2), "lane {i}");
     }
 }
+
+/// hip-tests' host fills: `auto in = std::vector<int>(n);` filled by a loop to `in.size()`, and
+/// `reserve(n)` before a loop of `push_back` under `if`/`else`.
+const VECTOR_FILLS: &str = "\
+#include <hip/hip_runtime.h>
+#include <vector>
+__global__ void k(const int* a, const unsigned* b, int* out) {
+  int t = threadIdx.x;
+  out[t] = __shfl(a[t], 63 - t) * 100 + (int)b[t];
+}
+int main() {
+  size_t n = getWarpSize();
+  auto a = std::vector<int>(n);
+  for (size_t i = 0; i < a.size(); i++) {
+    a[i] = i;
+  }
+  std::vector<unsigned int> b;
+  b.reserve(n);
+  for (size_t i = 0; i < n; i++) {
+    if ((i % 2) == 0) {
+      b.push_back(20);
+    } else {
+      b.push_back(10);
+    }
+  }
+  int *d_a, *d_out;
+  unsigned* d_b;
+  hipMalloc(&d_a, a.size() * sizeof(a[0]));
+  hipMalloc(&d_b, sizeof(unsigned) * n);
+  hipMalloc(&d_out, sizeof(int) * n);
+  hipMemcpy(d_a, a.data(), a.size() * sizeof(a[0]), hipMemcpyHostToDevice);
+  hipMemcpy(d_b, b.data(), sizeof(unsigned) * n, hipMemcpyHostToDevice);
+  hipLaunchKernelGGL(k, 1, n, 0, 0, d_a, d_b, d_out);
+  return 0;
+}";
+
+#[test]
+fn vector_fills_of_hip_tests_are_read() {
+    // Model: a[i] = i, b[i] = 20 for even i else 10; out[t] = a[63 - t] * 100 + b[t].
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_finished(VECTOR_FILLS, config);
+    no_errors(&t);
+    let out = ints(&t, "out");
+    assert_eq!(out.len(), 64);
+    for (i, c) in out.iter().enumerate() {
+        let b = if i % 2 == 0 { 20 } else { 10 };
+        assert_eq!(*c, Some((63 - i as i128) * 100 + b), "lane {i}");
+    }
+}
