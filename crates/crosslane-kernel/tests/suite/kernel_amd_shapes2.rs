@@ -305,3 +305,32 @@ fn vector_fills_of_hip_tests_are_read() {
         assert_eq!(*c, Some((63 - i as i128) * 100 + b), "lane {i}");
     }
 }
+
+/// rocm-examples' rocPRIM `block_sum`: a rocPRIM class is refused at its line by name, with
+/// hipCUB's supported classes as what to write instead.
+const ROCPRIM_CLASS: &str = "\
+#include <hip/hip_runtime.h>
+#include <rocprim/block/block_reduce.hpp>
+template <unsigned int BlockSize>
+__global__ void sum(const int* in, int* out) {
+  using block_reduce = rocprim::block_reduce<int, BlockSize>;
+  int s;
+  block_reduce{}.reduce(in[threadIdx.x], s, rocprim::plus<int>());
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}";
+
+#[test]
+fn rocprim_class_is_refused_by_name() {
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        entry: Some("sum<64>".into()),
+        ..LaunchConfig::default()
+    };
+    let e = crate::support::refused(ROCPRIM_CLASS, config);
+    assert!(
+        e.contains("`rocprim::block_reduce` is a rocPRIM library class"),
+        "{e}"
+    );
+    assert!(e.contains("hipcub::BlockReduce"), "{e}");
+    assert!(e.contains("5:"), "at its line: {e}");
+}
