@@ -554,7 +554,7 @@ impl Parser<'_> {
                     text_of(&toks[k..end]),
                     toks[k].line
                 );
-                Self::mark_unknown(st, &[n.clone()], &why);
+                Self::mark_unknown(st, std::slice::from_ref(n), &why);
             }
             return true;
         }
