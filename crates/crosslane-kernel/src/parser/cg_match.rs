@@ -62,8 +62,8 @@ impl Parser<'_> {
         self.e_call(at, &name, vec![key, members])
     }
 
-    /// `u64 f(u64 v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) if
-    /// (__shfl(v, k, W) == v) r |= 1ull << k; return r; }`.
+    /// `u64 f(u64 v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) r |=
+    /// (u64)(__shfl(v, k, W) == v) << k; return r; }`.
     fn hip_match_fn(&mut self, name: &str, at: Span) -> Function {
         let st = |kind| Stmt {
             kind,
@@ -123,16 +123,20 @@ impl Parser<'_> {
         let other = self.e_call(at, "__shfl", vec![v, k, w]);
         let v = self.e_ident(at, "v");
         let same = self.e_bin(at, BinOp::Eq, other, v);
-        let (one, k) = (self.e_mask(at, 1), self.e_ident(at, "k"));
-        let bit = self.e_bin(at, BinOp::Shl, one, k);
+        // `r |= (u64)(same) << k`, no branch on the comparison: an undefined value (an input
+        // nothing wrote) makes the mask undefined, as the vendor's result is, instead of
+        // stopping the run at a branch the source does not write.
+        let sp = self.syn_span(at);
+        let same = Expr::new(ExprKind::Cast(Ty::Val(U64), Box::new(same)), sp);
+        let k = self.e_ident(at, "k");
+        let bit = self.e_bin(at, BinOp::Shl, same, k);
         let r = self.e_ident(at, "r");
         let sp = self.syn_span(at);
         let set = st(StmtKind::Expr(Expr::new(
             ExprKind::Assign(Some(BinOp::Or), Box::new(r), Box::new(bit)),
             sp,
         )));
-        let inner = st(StmtKind::If(same, Box::new(set), None));
-        let body = st(StmtKind::If(member, Box::new(inner), None));
+        let body = st(StmtKind::If(member, Box::new(set), None));
         let lp = st(StmtKind::For(
             Some(Box::new(k_decl)),
             Some(cond),

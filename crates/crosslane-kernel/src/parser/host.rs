@@ -1201,10 +1201,22 @@ impl Parser<'_> {
         let mut filled: Vec<(String, Vec<String>)> = Vec::with_capacity(assigns.len());
         for (arr, e) in &assigns {
             let mut values = Vec::with_capacity(to as usize);
+            // Stored converted to the array's element type ([expr.ass]/3, [conv.fpint]/1:
+            // `int h[]; h[i] = i * 0.5;` holds 0, 0, 1, …; undefined out of range).
+            let elem = self.host_scalars.get(arr).copied();
             for i in from..to {
                 st.env.insert(var.clone(), HostVal::Int(i));
                 super::const_eval::take_overflow();
-                match self.host_fold(e, &st.env).and_then(HostVal::text) {
+                let v = self.host_fold(e, &st.env).map(|v| match elem {
+                    Some(s) => v.convert(s),
+                    None => Some(v),
+                });
+                if matches!(v, Some(None)) {
+                    // The conversion is undefined: the loop is not read as a fill.
+                    st.env.remove(&var);
+                    return (after, false);
+                }
+                match v.flatten().and_then(HostVal::text) {
                     Some(v) => values.push(v),
                     // A signed overflow ([expr]/4): this cell is undefined, the others keep
                     // their values (`crate::host_undef`).

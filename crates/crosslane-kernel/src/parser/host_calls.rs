@@ -500,6 +500,7 @@ impl Parser<'_> {
             }
         }
         let mut bound = Vec::new();
+        let mut saved_scalars = Vec::new();
         for (p, arg) in f.params.iter().zip(&site.args) {
             if let Some(v) = arg.value {
                 if let Some(t) = v.text() {
@@ -523,6 +524,14 @@ impl Parser<'_> {
             }
             if let Some(n) = arg.array {
                 inner.arrays.insert(p.clone(), n);
+            }
+            // The caller's host array's element type under the parameter's name while the
+            // body is read (`init(a, n)` with `void init(int* in, int n)`: `in[i] = …` stores
+            // into `a`'s cells, of `a`'s type).
+            if (arg.array.is_some() || arg.fill.is_some()) && p != &arg.name {
+                if let Some(&s) = self.host_scalars.get(&arg.name) {
+                    saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));
+                }
             }
             if let Some(w) = &arg.write {
                 inner.writes.insert(p.clone(), w.clone());
@@ -561,6 +570,12 @@ impl Parser<'_> {
             i = self.host_statement(&mut inner, i, f.close).max(i + 1);
         }
         let returned = self.returned_value(&inner, f.open, f.close);
+        for (p, old) in saved_scalars.into_iter().rev() {
+            match old {
+                Some(s) => self.host_scalars.insert(p, s),
+                None => self.host_scalars.remove(&p),
+            };
+        }
         self.host_call_depth -= 1;
         for (t, old) in saved_aliases.into_iter().rev() {
             match old {

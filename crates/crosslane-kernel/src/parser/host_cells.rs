@@ -453,7 +453,7 @@ impl Parser<'_> {
         eval: EvalFn,
     ) -> Result<Option<HostVal>, String> {
         if cells.arrays.is_empty() {
-            return Ok(eval(e, env));
+            return Ok(eval(&self.fold_helper_calls(e, env), env));
         }
         let mut out = e.clone();
         let mut bound = Vec::new();
@@ -474,7 +474,7 @@ impl Parser<'_> {
             self.bind_in(&mut out, env, &look, &get, &mut bound)
         };
         let v = match r {
-            Ok(()) => eval(&out, env),
+            Ok(()) => eval(&self.fold_helper_calls(&out, env), env),
             Err(why) => {
                 for b in &bound {
                     env.remove(&b.name);

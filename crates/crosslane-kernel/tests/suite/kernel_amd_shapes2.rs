@@ -334,3 +334,96 @@ fn rocprim_class_is_refused_by_name() {
     assert!(e.contains("hipcub::BlockReduce"), "{e}");
     assert!(e.contains("5:"), "at its line: {e}");
 }
+
+/// Host fills through helpers: a template helper filling through its pointer parameter with a
+/// host function's value per cell (hip-tests' `initializeInput(Input, size)` shape, with one
+/// helper definition), a helper returning `unsigned char` (its value converted to the return
+/// type), and an `int` array assigned a `double` (converted on the store).
+const HELPER_FILLS: &str = "\
+#include <hip/hip_runtime.h>
+__global__ void k(const int* a, const int* b, const int* c, int* out) {
+  int t = threadIdx.x;
+  out[t] = a[t] + b[t] + c[t];
+}
+inline int expand(int x) { return x * 3; }
+unsigned char low(int x) { return x; }
+template <typename T>
+inline void init(T* in, int size) {
+  int values[] = {5, -1, 2, 3};
+  for (int i = 0; i != size; ++i) {
+    in[i] = expand(values[i % 4]);
+  }
+}
+int main() {
+  const int size = 64;
+  int a[size], b[size], c[size];
+  init(a, size);
+  for (int i = 0; i < size; i++) b[i] = low(i * 10);
+  for (int i = 0; i < size; i++) c[i] = i * 0.5;
+  int *da, *db, *dc, *o;
+  hipMalloc(&da, sizeof(int) * size);
+  hipMalloc(&db, sizeof(int) * size);
+  hipMalloc(&dc, sizeof(int) * size);
+  hipMalloc(&o, sizeof(int) * size);
+  hipMemcpy(da, a, sizeof(int) * size, hipMemcpyHostToDevice);
+  hipMemcpy(db, b, sizeof(int) * size, hipMemcpyHostToDevice);
+  hipMemcpy(dc, c, sizeof(int) * size, hipMemcpyHostToDevice);
+  hipLaunchKernelGGL(k, 1, size, 0, 0, da, db, dc, o);
+  return 0;
+}";
+
+#[test]
+fn host_helper_fills_are_read_with_their_conversions() {
+    // Python model: a = [3 * [5, -1, 2, 3][i % 4]], b = [(10 * i) % 256] (unsigned char),
+    // c = [int(i * 0.5)] (truncated toward zero).
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_finished(HELPER_FILLS, config);
+    no_errors(&t);
+    let vals = [5i128, -1, 2, 3];
+    for (i, cell) in ints(&t, "a").iter().enumerate() {
+        assert_eq!(*cell, Some(3 * vals[i % 4]), "a[{i}]");
+    }
+    for (i, cell) in ints(&t, "b").iter().enumerate() {
+        assert_eq!(*cell, Some((10 * i as i128) % 256), "b[{i}]");
+    }
+    for (i, cell) in ints(&t, "c").iter().enumerate() {
+        assert_eq!(*cell, Some(i as i128 / 2), "c[{i}]");
+    }
+}
+
+/// An overloaded host helper is not called by name alone: its call in a fill stays unread
+/// (said), where the first overload's value would be a wrong number.
+const OVERLOADED_HELPER: &str = "\
+#include <hip/hip_runtime.h>
+__global__ void k(const int* a, int* out) { out[threadIdx.x] = a[threadIdx.x]; }
+int twice(int x) { return 2 * x; }
+float twice(float x) { return 2.5f * x; }
+int main() {
+  int a[64];
+  for (int i = 0; i < 64; i++) a[i] = twice((float)i);
+  int *da, *o;
+  hipMalloc(&da, sizeof(int) * 64);
+  hipMalloc(&o, sizeof(int) * 64);
+  hipMemcpy(da, a, sizeof(int) * 64, hipMemcpyHostToDevice);
+  hipLaunchKernelGGL(k, 1, 64, 0, 0, da, o);
+  return 0;
+}";
+
+#[test]
+fn overloaded_host_helper_is_not_guessed() {
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_finished(OVERLOADED_HELPER, config);
+    assert!(
+        ints(&t, "a").iter().all(Option::is_none),
+        "undefined, not 2 * i"
+    );
+    assert!(has(&t, Level::Warning, "cannot be read here"), "said");
+}
