@@ -427,3 +427,24 @@ fn overloaded_host_helper_is_not_guessed() {
     );
     assert!(has(&t, Level::Warning, "cannot be read here"), "said");
 }
+
+/// An input nothing wrote: the match masks are undefined and said, and the run finishes (the
+/// match function does not branch on the comparison, so no branch on an undefined value stops
+/// it where the source has none).
+#[test]
+fn match_on_undefined_input_is_undefined_not_stopped() {
+    let mut config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        entry: Some("match_k<float>".into()),
+        block_dim: Some([64, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    config.args.insert("in".into(), "undef".into());
+    config.buffer_len.insert("out".into(), 128);
+    config.buffer_len.insert("pred_out".into(), 64);
+    let t = run_finished(MATCH_FLOAT, config);
+    let out = ints(&t, "out");
+    assert!(out[..64].iter().all(Option::is_none), "any: undefined");
+    assert!(has(&t, Level::Warning, "undefined"), "said");
+}
