@@ -88,6 +88,14 @@ impl Parser<'_> {
     /// 1) / b; }` at `k<<<blocksFor(n, bs), bs>>>`: C++17 [expr.call]/4, each parameter
     /// initialized with its argument), within [`MAX_CALL_DEPTH`] and [`MAX_STEPS`].
     pub(super) fn host_fold(&self, e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
+        // hip-tests' `getWarpSize()` inside an expression (`k<<<1, getWarpSize()>>>`).
+        let replaced;
+        let e = if self.hip && mentions_call(e, "getWarpSize") {
+            replaced = self.fold_helper_calls(e, env);
+            &replaced
+        } else {
+            e
+        };
         let mut steps = 0;
         let _math = super::const_eval::HostMath::on();
         self.fold_host.set(true);
@@ -104,7 +112,7 @@ impl Parser<'_> {
     /// any other call, or one whose body does not give a value here, stays as written. Walks a
     /// tree the parser built (its height bounded by the depth budget).
     pub(super) fn fold_helper_calls(&self, e: &Expr, env: &HashMap<String, HostVal>) -> Expr {
-        if self.constexpr_fns.is_empty() {
+        if self.constexpr_fns.is_empty() && !self.hip {
             return e.clone();
         }
         let mut steps = 0;
@@ -119,6 +127,16 @@ impl Parser<'_> {
     fn fold_helpers_in(&self, e: &Expr, env: &HashMap<String, HostVal>, steps: &mut u32) -> Expr {
         let mut r = |x: &Expr| Box::new(self.fold_helpers_in(x, env, steps));
         let kind = match &e.kind {
+            // ROCm hip-tests' `getWarpSize()` (hip_test_common.hh, a header not read): the
+            // device's warp size, this run's lanes per warp, where the file does not define it.
+            ExprKind::Call(name, args)
+                if self.hip
+                    && name == "getWarpSize"
+                    && args.is_empty()
+                    && !self.defines_fn("getWarpSize") =>
+            {
+                return int_literal(i128::from(self.wave), e.span);
+            }
             ExprKind::Call(name, args) => {
                 let args: Vec<Expr> = args
                     .iter()
@@ -655,5 +673,23 @@ impl Parser<'_> {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Whether `e` calls `name` anywhere (a tree the parser built, its height bounded by the depth
+/// budget).
+fn mentions_call(e: &Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Call(n, args) => n == name || args.iter().any(|a| mentions_call(a, name)),
+        ExprKind::Assign(_, a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => mentions_call(a, name) || mentions_call(b, name),
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => mentions_call(a, name),
+        ExprKind::Ternary(c, a, b) => {
+            mentions_call(c, name) || mentions_call(a, name) || mentions_call(b, name)
+        }
+        _ => false,
     }
 }

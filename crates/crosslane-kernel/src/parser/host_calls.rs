@@ -467,7 +467,7 @@ impl Parser<'_> {
 
     /// Whether the file defines a function `name` at file scope: `name ( … ) {` (its body
     /// anywhere in the file; a declaration alone does not count).
-    fn defines_fn(&self, name: &str) -> bool {
+    pub(super) fn defines_fn(&self, name: &str) -> bool {
         let toks = self.toks;
         (0..toks.len()).take(1 << 22).any(|i| {
             matches!(&toks[i].tok, Tok::Ident(n) if n == name)

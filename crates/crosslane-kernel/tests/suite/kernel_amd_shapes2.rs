@@ -448,3 +448,39 @@ fn match_on_undefined_input_is_undefined_not_stopped() {
     assert!(out[..64].iter().all(Option::is_none), "any: undefined");
     assert!(has(&t, Level::Warning, "undefined"), "said");
 }
+
+/// `getWarpSize()` inside host expressions: a vector's length, an allocation's size and the
+/// launch's block.
+const GET_WARP_SIZE_INLINE: &str = "\
+#include <hip/hip_runtime.h>
+#include <vector>
+__global__ void count(const int* in, int* out) {
+  out[threadIdx.x] = __popcll(__ballot(in[threadIdx.x] == 3)) + 1000 * (blockDim.x / 32);
+}
+int main() {
+  std::vector<int> input(getWarpSize(), 3);
+  int *d_in, *d_out;
+  hipMalloc(&d_in, sizeof(int) * getWarpSize());
+  hipMalloc(&d_out, sizeof(int) * getWarpSize());
+  hipMemcpy(d_in, input.data(), sizeof(int) * getWarpSize(), hipMemcpyHostToDevice);
+  hipLaunchKernelGGL(count, 1, getWarpSize(), 0, 0, d_in, d_out);
+  return 0;
+}";
+
+#[test]
+fn get_warp_size_inside_host_expressions() {
+    // Model: W threads, every input 3: W + 1000 * (W / 32).
+    for lanes in [64usize, 32] {
+        let config = LaunchConfig {
+            dialect: Some(Dialect::Hip),
+            lanes: Some(lanes),
+            ..LaunchConfig::default()
+        };
+        let t = run_finished(GET_WARP_SIZE_INLINE, config);
+        no_errors(&t);
+        let out = ints(&t, "out");
+        assert_eq!(out.len(), lanes);
+        let want = lanes as i128 + 1000 * (lanes as i128 / 32);
+        assert!(out.iter().all(|c| *c == Some(want)), "w{lanes}: {out:?}");
+    }
+}
