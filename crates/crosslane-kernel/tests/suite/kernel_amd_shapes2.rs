@@ -484,3 +484,46 @@ fn get_warp_size_inside_host_expressions() {
         assert!(out.iter().all(|c| *c == Some(want)), "w{lanes}: {out:?}");
     }
 }
+
+/// Error-checking macros: `do { hipError_t e = (x); if (e != hipSuccess) … } while (0)` runs its
+/// body once, so a host array copied by it stays known for a second copy; `#define CHECK(x) (x)`
+/// leaves a parenthesized call, read as the call.
+const CHECK_MACROS: &str = "\
+#include <hip/hip_runtime.h>
+#include <cstdlib>
+#define HIP_CHECK(cmd) do { hipError_t e = (cmd); if (e != hipSuccess) { exit(1); } } while (0)
+#define CHECK(x) (x)
+__global__ void k(const int* a, int* out) { out[threadIdx.x] = __shfl_xor(a[threadIdx.x], 1); }
+int main() {
+  int h[64];
+  for (int i = 0; i < 64; i++) h[i] = i;
+  int *d, *d2, *o, *o2;
+  HIP_CHECK(hipMalloc(&d, sizeof(int) * 64));
+  CHECK(hipMalloc(&d2, sizeof(int) * 64));
+  HIP_CHECK(hipMalloc(&o, sizeof(int) * 64));
+  HIP_CHECK(hipMalloc(&o2, sizeof(int) * 64));
+  HIP_CHECK(hipMemcpy(d, h, sizeof(int) * 64, hipMemcpyHostToDevice));
+  CHECK(hipMemcpy(d2, h, sizeof(int) * 64, hipMemcpyHostToDevice));
+  hipLaunchKernelGGL(k, 1, 64, 0, 0, d, o);
+  hipLaunchKernelGGL(k, 1, 64, 0, 0, d2, o2);
+  return 0;
+}";
+
+#[test]
+fn error_check_macros_keep_host_arrays_readable() {
+    // Model: out[t] = h[t ^ 1] = t ^ 1, for both launches.
+    for launch in [1usize, 2] {
+        let config = LaunchConfig {
+            dialect: Some(Dialect::Hip),
+            lanes: Some(64),
+            launch: Some(launch),
+            ..LaunchConfig::default()
+        };
+        let t = run_finished(CHECK_MACROS, config);
+        no_errors(&t);
+        let out = ints(&t, "out");
+        for (i, c) in out.iter().enumerate() {
+            assert_eq!(*c, Some((i ^ 1) as i128), "launch {launch}, lane {i}");
+        }
+    }
+}
