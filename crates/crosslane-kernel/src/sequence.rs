@@ -547,6 +547,46 @@ fn from_other(l: &HostLaunch, later: bool, d: &KernelDiagnostic) -> KernelDiagno
     }
 }
 
+/// A scalar `--arg NAME=VALUE` for another launch of the file: where that launch passes a
+/// parameter named `NAME` an argument host code gives no constant value (`repeat` read from
+/// `atoi(argv[2])`), the user's value, as for the traced launch; an argument host code sets
+/// keeps host code's value. Each use is noted.
+fn user_scalars(
+    parsed: &Parsed,
+    l: &HostLaunch,
+    user: &LaunchConfig,
+    later: bool,
+    config: &mut LaunchConfig,
+    ran: &mut Ran,
+) {
+    if user.args.is_empty() {
+        return;
+    }
+    let Some(f) = parsed.program.functions.iter().find(|f| f.name == l.kernel) else {
+        return;
+    };
+    for (p, a, _) in super::host_launch::source_args(f, &l.args) {
+        if !matches!(p.ty, crate::types::Ty::Val(_)) || a.scalar.is_some() {
+            continue;
+        }
+        let Some(v) = user.args.get(&p.name) else {
+            continue;
+        };
+        config.args.insert(p.name.clone(), v.clone());
+        ran.diags.push(KernelDiagnostic::new(
+            l.span,
+            Level::Info,
+            format!(
+                "{}: `{}` = {v} from --arg (host code's argument `{}` has no constant value here)",
+                which(l, later),
+                p.name,
+                a.text
+            ),
+            "",
+        ));
+    }
+}
+
 /// Runs launch `l` (alone, untraced; before the traced one, or after it when `later`) on what
 /// the launches before it left, within what is left of the work budget; records its buffers,
 /// work and what it said into `ran`.
@@ -584,7 +624,7 @@ pub(crate) fn run_one(
             || l.kernel.clone(),
             |f| super::host_launch::entry_name(&parsed.program, f),
         );
-    let config = LaunchConfig {
+    let mut config = LaunchConfig {
         entry: Some(entry),
         dialect: user.dialect,
         dialect_from: user.dialect_from.clone(),
@@ -596,6 +636,7 @@ pub(crate) fn run_one(
         keep_going: user.keep_going,
         ..LaunchConfig::default()
     };
+    user_scalars(parsed, &l, user, later, &mut config, ran);
     let mut ex = match Executor::prepare(source, sub.clone(), config.clone()) {
         Ok(ex) => ex.with_trace(TraceMode::None),
         Err(e) => {

@@ -6,7 +6,7 @@
 //! `thread_block_tile::match_any(value)`: the mask of the group's threads whose `value` equals
 //! the calling thread's, bit k = the group's rank k; `labeled_partition(group, label)`: the
 //! group's threads split into coalesced groups by equal `label`). Values compare as the bits
-//! the vendor compares: an integer's value, a `float`'s bit pattern (`__float_as_uint`).
+//! the vendor compares: an integer's value, a `float`'s or `double`'s bit pattern.
 //!
 //! Only members are read: lane k is read only by the threads whose group holds k, and k is then
 //! active (it is a member of its own group), so no read meets an inactive lane.
@@ -21,15 +21,29 @@ const U64: ValTy = ValTy {
 };
 
 impl Parser<'_> {
-    /// `value` as the 64-bit key the match compares: a `float` variable's bits, any other
-    /// value converted.
+    /// `value` as the 64-bit key the match compares: a `float`'s bits (`__float_as_uint`), a
+    /// `double`'s bits (`__double_as_longlong`), any other value converted. HIP's
+    /// `__match_any_sync` / `__match_all_sync` take `float` and `double` values as well as
+    /// integers (HIP Programming Guide, "Warp match functions"; ROCm amd_warp_sync_functions.h
+    /// accepts 4- and 8-byte integral and floating-point `T`): converting a negative or
+    /// fractional value to `unsigned long long` would be undefined ([conv.fpint]/1) and
+    /// merge values that differ, so floating-point values compare by their bits. The type is
+    /// the expression's (an element `in[i]` of a `T*` as well as a variable).
     fn match_key(&mut self, at: Span, value: Expr) -> Expr {
-        let float = matches!(&value.kind, ExprKind::Ident(n)
-            if matches!(self.var_type(n), Some(Ty::Val(v)) if v.scalar == Scalar::F32));
-        let v = if float {
-            self.e_call(at, "__float_as_uint", vec![value])
-        } else {
-            value
+        let scalar = match &value.kind {
+            ExprKind::Ident(n) => match self.var_type(n) {
+                Some(Ty::Val(v)) if v.lanes == 1 => Some(v.scalar),
+                _ => self.expr_type(&value).map(|t| t.scalar),
+            },
+            _ => self
+                .expr_type(&value)
+                .filter(|t| t.lanes == 1)
+                .map(|t| t.scalar),
+        };
+        let v = match scalar {
+            Some(Scalar::F32) => self.e_call(at, "__float_as_uint", vec![value]),
+            Some(Scalar::F64) => self.e_call(at, "__double_as_longlong", vec![value]),
+            _ => value,
         };
         let s = self.syn_span(at);
         Expr::new(ExprKind::Cast(Ty::Val(U64), Box::new(v)), s)
@@ -48,8 +62,8 @@ impl Parser<'_> {
         self.e_call(at, &name, vec![key, members])
     }
 
-    /// `u64 f(u64 v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) if
-    /// (__shfl(v, k, W) == v) r |= 1ull << k; return r; }`.
+    /// `u64 f(u64 v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) r |=
+    /// (u64)(__shfl(v, k, W) == v) << k; return r; }`.
     fn hip_match_fn(&mut self, name: &str, at: Span) -> Function {
         let st = |kind| Stmt {
             kind,
@@ -109,16 +123,20 @@ impl Parser<'_> {
         let other = self.e_call(at, "__shfl", vec![v, k, w]);
         let v = self.e_ident(at, "v");
         let same = self.e_bin(at, BinOp::Eq, other, v);
-        let (one, k) = (self.e_mask(at, 1), self.e_ident(at, "k"));
-        let bit = self.e_bin(at, BinOp::Shl, one, k);
+        // `r |= (u64)(same) << k`, no branch on the comparison: an undefined value (an input
+        // nothing wrote) makes the mask undefined, as the vendor's result is, instead of
+        // stopping the run at a branch the source does not write.
+        let sp = self.syn_span(at);
+        let same = Expr::new(ExprKind::Cast(Ty::Val(U64), Box::new(same)), sp);
+        let k = self.e_ident(at, "k");
+        let bit = self.e_bin(at, BinOp::Shl, same, k);
         let r = self.e_ident(at, "r");
         let sp = self.syn_span(at);
         let set = st(StmtKind::Expr(Expr::new(
             ExprKind::Assign(Some(BinOp::Or), Box::new(r), Box::new(bit)),
             sp,
         )));
-        let inner = st(StmtKind::If(same, Box::new(set), None));
-        let body = st(StmtKind::If(member, Box::new(inner), None));
+        let body = st(StmtKind::If(member, Box::new(set), None));
         let lp = st(StmtKind::For(
             Some(Box::new(k_decl)),
             Some(cond),

@@ -38,6 +38,9 @@ pub struct ConstFn {
     /// `__host__`): evaluated only where host code is read ([`Parser::host_fold`]), never
     /// where C++ requires a constant expression.
     host: bool,
+    /// The declared return type when it is a scalar: the returned value converted to it
+    /// ([stmt.return]/2).
+    ret: Option<crate::types::Scalar>,
 }
 
 /// What a statement of a `constexpr` body did.
@@ -71,6 +74,10 @@ impl Parser<'_> {
                     params: f.params.iter().map(|p| p.name.clone()).collect(),
                     body: f.body.clone(),
                     host,
+                    ret: match f.ret {
+                        crate::types::Ty::Val(v) if v.lanes == 1 => Some(v.scalar),
+                        _ => None,
+                    },
                 },
             );
         }
@@ -81,12 +88,100 @@ impl Parser<'_> {
     /// 1) / b; }` at `k<<<blocksFor(n, bs), bs>>>`: C++17 [expr.call]/4, each parameter
     /// initialized with its argument), within [`MAX_CALL_DEPTH`] and [`MAX_STEPS`].
     pub(super) fn host_fold(&self, e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
+        // hip-tests' `getWarpSize()` inside an expression (`k<<<1, getWarpSize()>>>`).
+        let replaced;
+        let e = if self.hip && mentions_call(e, "getWarpSize") {
+            replaced = self.fold_helper_calls(e, env);
+            &replaced
+        } else {
+            e
+        };
         let mut steps = 0;
         let _math = super::const_eval::HostMath::on();
         self.fold_host.set(true);
         let v = self.fold_val(e, env, 0, &mut steps);
         self.fold_host.set(false);
         v
+    }
+
+    /// `e` (a host statement's expression) with each call of a host helper function replaced
+    /// by its value where its arguments have values in `env`: `h[i] = expand(vals[i]);` with
+    /// `int expand(int x) { return 2 * x; }` (C++17 [expr.call]/4: each parameter initialized
+    /// with its argument; [stmt.return]/2: the value converted to the return type). Only a
+    /// function the file defines once under its name (no overloads, no template) is called;
+    /// any other call, or one whose body does not give a value here, stays as written. Walks a
+    /// tree the parser built (its height bounded by the depth budget).
+    pub(super) fn fold_helper_calls(&self, e: &Expr, env: &HashMap<String, HostVal>) -> Expr {
+        if self.constexpr_fns.is_empty() && !self.hip {
+            return e.clone();
+        }
+        let mut steps = 0;
+        let _math = super::const_eval::HostMath::on();
+        self.fold_host.set(true);
+        let out = self.fold_helpers_in(e, env, &mut steps);
+        self.fold_host.set(false);
+        out
+    }
+
+    /// [`Parser::fold_helper_calls`] below the root.
+    fn fold_helpers_in(&self, e: &Expr, env: &HashMap<String, HostVal>, steps: &mut u32) -> Expr {
+        let mut r = |x: &Expr| Box::new(self.fold_helpers_in(x, env, steps));
+        let kind = match &e.kind {
+            // ROCm hip-tests' `getWarpSize()` (hip_test_common.hh, a header not read): the
+            // device's warp size, this run's lanes per warp, where the file does not define it.
+            ExprKind::Call(name, args)
+                if self.hip
+                    && name == "getWarpSize"
+                    && args.is_empty()
+                    && !self.defines_fn("getWarpSize") =>
+            {
+                return int_literal(i128::from(self.wave), e.span);
+            }
+            ExprKind::Call(name, args) => {
+                let args: Vec<Expr> = args
+                    .iter()
+                    .map(|a| self.fold_helpers_in(a, env, steps))
+                    .collect();
+                let single = !name.contains(['<', '#', ':'])
+                    && self.fn_sets.get(name).is_none_or(|s| s.len() <= 1);
+                if single && self.constexpr_fns.contains_key(name) {
+                    let vals: Option<Vec<HostVal>> = args
+                        .iter()
+                        .map(|a| self.fold_val(a, env, 0, steps))
+                        .collect();
+                    let value = vals
+                        .and_then(|v| self.call_const(name, &v, 1, steps))
+                        .and_then(|v| literal(v, e.span));
+                    if let Some(v) = value {
+                        return v;
+                    }
+                }
+                ExprKind::Call(name.clone(), args)
+            }
+            ExprKind::Assign(op, t, x) => ExprKind::Assign(*op, t.clone(), r(x)),
+            ExprKind::Binary(op, a, b) => {
+                let a = r(a);
+                ExprKind::Binary(*op, a, r(b))
+            }
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, r(a)),
+            ExprKind::Cast(t, a) => ExprKind::Cast(*t, r(a)),
+            ExprKind::Ternary(c, a, b) => {
+                let c = r(c);
+                let a = r(a);
+                ExprKind::Ternary(c, a, r(b))
+            }
+            ExprKind::Logical(and, a, b) => {
+                let a = r(a);
+                ExprKind::Logical(*and, a, r(b))
+            }
+            ExprKind::Comma(a, b) => {
+                let a = r(a);
+                ExprKind::Comma(a, r(b))
+            }
+            ExprKind::Index(a, j) => ExprKind::Index(a.clone(), r(j)),
+            _ => return e.clone(),
+        };
+        Expr::new(kind, e.span)
     }
 
     /// The integer value of a constant expression, `None` when it is not one.
@@ -168,11 +263,14 @@ impl Parser<'_> {
     ) -> Option<Expr> {
         let b = |x: &Expr, s: &mut u32| self.fold_calls(x, env, depth, s).map(Box::new);
         let kind = match &e.kind {
+            // One definition of the name: an overloaded name's call is resolved by its
+            // arguments' types ([over.match]), which this fold does not do.
             ExprKind::Call(name, args)
                 if self
                     .constexpr_fns
                     .get(name)
-                    .is_some_and(|f| !f.host || self.fold_host.get()) =>
+                    .is_some_and(|f| !f.host || self.fold_host.get())
+                    && self.fn_sets.get(name).is_none_or(|s| s.len() <= 1) =>
             {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
@@ -228,7 +326,12 @@ impl Parser<'_> {
         let mut env: HashMap<String, HostVal> =
             f.params.iter().cloned().zip(args.iter().copied()).collect();
         match self.exec_const(&f.body, &mut env, depth, steps)? {
-            Flow::Return(v) => Some(v),
+            // [stmt.return]/2: the returned value copy-initializes the result, of the declared
+            // return type ([conv.integral]/2 wraps, [conv.fpint]/1 truncates or is undefined).
+            Flow::Return(v) => match f.ret {
+                Some(s) => v.convert(s),
+                None => Some(v),
+            },
             Flow::Next | Flow::Break | Flow::Continue => None,
         }
     }
@@ -570,5 +673,23 @@ impl Parser<'_> {
                 return Ok(());
             }
         }
+    }
+}
+
+/// Whether `e` calls `name` anywhere (a tree the parser built, its height bounded by the depth
+/// budget).
+fn mentions_call(e: &Expr, name: &str) -> bool {
+    match &e.kind {
+        ExprKind::Call(n, args) => n == name || args.iter().any(|a| mentions_call(a, name)),
+        ExprKind::Assign(_, a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::Index(a, b) => mentions_call(a, name) || mentions_call(b, name),
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => mentions_call(a, name),
+        ExprKind::Ternary(c, a, b) => {
+            mentions_call(c, name) || mentions_call(a, name) || mentions_call(b, name)
+        }
+        _ => false,
     }
 }

@@ -448,6 +448,28 @@ impl Parser<'_> {
         );
     }
 
+    /// The closing `}` of `do { … } while (0);` (or `while (false)`) starting at `k`, within
+    /// `..close`; `None` for any other statement.
+    fn do_once(&self, k: usize, close: usize) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        if !matches!(tok(k + 1), Some(Tok::Punct("{"))) {
+            return None;
+        }
+        let c = self.closing(k + 1).filter(|&c| c + 5 < close)?;
+        let never = match tok(c + 3) {
+            Some(Tok::Int { value: 0, .. }) => true,
+            Some(Tok::Ident(w)) => w == "false",
+            _ => false,
+        };
+        (matches!(tok(c + 1), Some(Tok::Ident(w)) if w == "while")
+            && matches!(tok(c + 2), Some(Tok::Punct("(")))
+            && never
+            && matches!(tok(c + 4), Some(Tok::Punct(")")))
+            && matches!(tok(c + 5), Some(Tok::Punct(";"))))
+        .then_some(c)
+    }
+
     /// One host statement starting at `k`; returns where the next one starts.
     pub(super) fn host_statement(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
         let toks = self.toks;
@@ -495,6 +517,21 @@ impl Parser<'_> {
             && ident(k + 3).is_some_and(|n| READ_CALLS.contains(&n))
         {
             return self.host_statement(st, k + 3, close);
+        }
+        // `(hipMalloc(&p, n));`, as `#define CHECK(x) (x)` leaves a checked call: a
+        // parenthesized expression is that expression ([expr.prim.paren]), so the call is read
+        // as written without the parentheses.
+        if matches!(tok(k), Some(Tok::Punct("(")))
+            && ident(k + 1).is_some_and(|n| READ_CALLS.contains(&n))
+            && matches!(tok(k + 2), Some(Tok::Punct("(")))
+        {
+            if let Some(c) = self.closing(k).filter(|&c| c < close) {
+                if matches!(tok(c + 1), Some(Tok::Punct(";"))) && self.closing(k + 2) == Some(c - 1)
+                {
+                    self.host_statement(st, k + 1, c);
+                    return c + 2;
+                }
+            }
         }
         // A kernel held in a function pointer; `h.push_back(v);` / `h.resize(n);` of a vector.
         let member = matches!(tok(k + 1), Some(Tok::Punct(".")));
@@ -610,6 +647,18 @@ impl Parser<'_> {
                 if let Some(next) = self.host_switch(st, k, close) {
                     return next;
                 }
+            }
+            // `do { … } while (0);`, the body of an error-checking macro (`HIP_CHECK(x)` as
+            // `do { hipError_t e = (x); if (e != hipSuccess) … } while (0)`): the body runs once
+            // ([stmt.do]/1: the condition is evaluated after it, and is false), so it is read
+            // as straight-line code, not as a loop whose names are unknown after it.
+            Some("do") if self.do_once(k, close).is_some() => {
+                let c = self.do_once(k, close).unwrap_or(k);
+                let mut i = k + 2;
+                while i < c {
+                    i = self.host_statement(st, i, c).max(i + 1);
+                }
+                return c + 6;
             }
             Some("while" | "do") => {
                 let each = if ident(k) == Some("while") {
@@ -1210,10 +1259,22 @@ impl Parser<'_> {
         let mut filled: Vec<(String, Vec<String>)> = Vec::with_capacity(assigns.len());
         for (arr, e) in &assigns {
             let mut values = Vec::with_capacity(to as usize);
+            // Stored converted to the array's element type ([expr.ass]/3, [conv.fpint]/1:
+            // `int h[]; h[i] = i * 0.5;` holds 0, 0, 1, …; undefined out of range).
+            let elem = self.host_scalars.get(arr).copied();
             for i in from..to {
                 st.env.insert(var.clone(), HostVal::Int(i));
                 super::const_eval::take_overflow();
-                match self.host_fold(e, &st.env).and_then(HostVal::text) {
+                let v = self.host_fold(e, &st.env).map(|v| match elem {
+                    Some(s) => v.convert(s),
+                    None => Some(v),
+                });
+                if matches!(v, Some(None)) {
+                    // The conversion is undefined: the loop is not read as a fill.
+                    st.env.remove(&var);
+                    return (after, false);
+                }
+                match v.flatten().and_then(HostVal::text) {
                     Some(v) => values.push(v),
                     // A signed overflow ([expr]/4): this cell is undefined, the others keep
                     // their values (`crate::host_undef`).

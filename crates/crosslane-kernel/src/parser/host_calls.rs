@@ -404,6 +404,17 @@ impl Parser<'_> {
             || site.args.iter().any(|a| {
                 a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
             });
+        if !known
+            && site.name == "getWarpSize"
+            && site.args.is_empty()
+            && !self.defines_fn("getWarpSize")
+        {
+            if let Some((var, eq)) = target {
+                return self
+                    .hip_tests_warp_size(st, k, &var, eq, site.span)
+                    .then_some(end + 1);
+            }
+        }
         if known {
             if binds || target.is_some() {
                 let v = self.read_call(&site, Some(st));
@@ -500,6 +511,53 @@ impl Parser<'_> {
         }
     }
 
+    /// `int ws = getWarpSize();` where the file does not define `getWarpSize`: ROCm's
+    /// hip-tests declare it in `hip_test_common.hh` (`catch/include`), a header not read here,
+    /// as the current device's `hipDeviceProp_t::warpSize` (HIP Runtime API,
+    /// `hipGetDeviceProperties`), which this run models as its lanes per warp (see
+    /// `host_device`). Binds `var` to that value with a note; `false` when the declared type
+    /// cannot hold it.
+    fn hip_tests_warp_size(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        var: &str,
+        eq: usize,
+        at: Span,
+    ) -> bool {
+        let wave = i128::from(self.wave);
+        let Some(v) = self.to_declared(k, eq, HostVal::Int(wave)) else {
+            return false;
+        };
+        st.unknown.remove(var);
+        st.env.insert(var.to_string(), v);
+        self.diag(
+            at,
+            Level::Info,
+            format!(
+                "`getWarpSize()` (ROCm hip-tests' helper from hip_test_common.hh, a header not \
+                 read here: the device's `hipDeviceProp_t::warpSize`) read as this run's lanes \
+                 per warp, {wave} (--arch / --lanes)"
+            ),
+            "",
+        );
+        true
+    }
+
+    /// Whether the file defines a function `name` at file scope: `name ( … ) {` (its body
+    /// anywhere in the file; a declaration alone does not count).
+    pub(super) fn defines_fn(&self, name: &str) -> bool {
+        let toks = self.toks;
+        (0..toks.len()).take(1 << 22).any(|i| {
+            matches!(&toks[i].tok, Tok::Ident(n) if n == name)
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+                && self
+                    .closing(i + 1)
+                    .and_then(|c| toks.get(c + 1))
+                    .is_some_and(|t| matches!(t.tok, Tok::Punct("{")))
+        })
+    }
+
     /// Reads the body of the host function `site` calls with its parameters bound. With the
     /// `caller`'s state, each device pointer the call passes by name gets back what the
     /// callee left in its parameter: the launches given it (which then run before a later
@@ -522,6 +580,7 @@ impl Parser<'_> {
             }
         }
         let mut bound = Vec::new();
+        let mut saved_scalars = Vec::new();
         for (p, arg) in f.params.iter().zip(&site.args) {
             if let Some(v) = arg.value {
                 if let Some(t) = v.text() {
@@ -545,6 +604,14 @@ impl Parser<'_> {
             }
             if let Some(n) = arg.array {
                 inner.arrays.insert(p.clone(), n);
+            }
+            // The caller's host array's element type under the parameter's name while the
+            // body is read (`init(a, n)` with `void init(int* in, int n)`: `in[i] = …` stores
+            // into `a`'s cells, of `a`'s type).
+            if (arg.array.is_some() || arg.fill.is_some()) && p != &arg.name {
+                if let Some(&s) = self.host_scalars.get(&arg.name) {
+                    saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));
+                }
             }
             if let Some(w) = &arg.write {
                 inner.writes.insert(p.clone(), w.clone());
@@ -583,6 +650,12 @@ impl Parser<'_> {
             i = self.host_statement(&mut inner, i, f.close).max(i + 1);
         }
         let returned = self.returned_value(&inner, f.open, f.close);
+        for (p, old) in saved_scalars.into_iter().rev() {
+            match old {
+                Some(s) => self.host_scalars.insert(p, s),
+                None => self.host_scalars.remove(&p),
+            };
+        }
         self.host_call_depth -= 1;
         for (t, old) in saved_aliases.into_iter().rev() {
             match old {

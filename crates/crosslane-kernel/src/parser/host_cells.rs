@@ -57,7 +57,8 @@ impl RunCells {
     }
 
     /// `h.push_back(v)` / `h.emplace_back(v)` (C++17 [vector.modifiers]: appends `v`, converted
-    /// to the element type) or `h.resize(n[, v])` ([vector.capacity]/15: the new cells are
+    /// to the element type), `h.reserve(n)` / `h.shrink_to_fit()` (no change), `h.clear()` or
+    /// `h.resize(n[, v])` ([vector.capacity]/15: the new cells are
     /// value-initialized, 0, or copies of `v`; cells past `n` are erased) on host vector `h`'s
     /// cells, `vals` the arguments' values.
     pub(super) fn vec_member(&mut self, h: &str, m: &str, vals: &[HostVal]) -> Result<(), String> {
@@ -89,6 +90,11 @@ impl RunCells {
                 let fill = conv(rest.first().copied().unwrap_or(HostVal::Int(0)))?;
                 v.resize(usize::try_from(n).map_err(|_| full())?, fill);
             }
+            // [vector.capacity]/3, /9: `reserve` and `shrink_to_fit` leave the elements as
+            // they are (only the capacity changes).
+            ("reserve", [_]) | ("shrink_to_fit", []) => return Ok(()),
+            // [sequence.reqmts]: `clear()` erases every element.
+            ("clear", []) => v.clear(),
             _ => return Err(format!("`{h}.{m}(…)` is not read here")),
         }
         if !self.written.iter().any(|w| w == h) {
@@ -447,7 +453,7 @@ impl Parser<'_> {
         eval: EvalFn,
     ) -> Result<Option<HostVal>, String> {
         if cells.arrays.is_empty() {
-            return Ok(eval(e, env));
+            return Ok(eval(&self.fold_helper_calls(e, env), env));
         }
         let mut out = e.clone();
         let mut bound = Vec::new();
@@ -468,7 +474,7 @@ impl Parser<'_> {
             self.bind_in(&mut out, env, &look, &get, &mut bound)
         };
         let v = match r {
-            Ok(()) => eval(&out, env),
+            Ok(()) => eval(&self.fold_helper_calls(&out, env), env),
             Err(why) => {
                 for b in &bound {
                     env.remove(&b.name);
@@ -550,7 +556,8 @@ impl Parser<'_> {
                     // `h.push_back(v);`, `h.resize(n);` of a host vector.
                     || (matches!(tok(k + 1), Some(Tok::Punct(".")))
                         && matches!(tok(k + 2), Some(Tok::Ident(m))
-                            if matches!(m.as_str(), "push_back" | "emplace_back" | "resize"))
+                            if matches!(m.as_str(), "push_back" | "emplace_back" | "resize"
+                                | "reserve" | "shrink_to_fit" | "clear"))
                         && self.cell_array(st, n).is_some())
             }
             _ => false,

@@ -519,12 +519,46 @@ impl Parser<'_> {
     pub(super) fn host_vector_decl(&mut self, st: &mut HostState, k: usize, end: usize) -> bool {
         let toks = self.toks;
         let word = |i: usize| toks.get(i).map(|t| &t.tok);
-        let is_vector = matches!(
-            (word(k), word(k + 1), word(k + 2), word(k + 3)),
-            (Some(Tok::Ident(s)), Some(Tok::Punct("::")), Some(Tok::Ident(v)), Some(Tok::Punct("<")))
-                if s == "std" && v == "vector"
-        );
-        if !is_vector {
+        let vector_at = |i: usize| {
+            matches!(
+                (word(i), word(i + 1), word(i + 2), word(i + 3)),
+                (Some(Tok::Ident(s)), Some(Tok::Punct("::")), Some(Tok::Ident(v)), Some(Tok::Punct("<")))
+                    if s == "std" && v == "vector"
+            )
+        };
+        // `auto name = std::vector<T>(n, v);` ([dcl.spec.auto]/4: the variable's type is the
+        // initializer's; [expr.type.conv]/2: the explicit conversion constructs that vector):
+        // read as `std::vector<T> name(n, v);`.
+        if matches!((word(k), word(k + 1), word(k + 2)), (Some(Tok::Ident(a)), Some(Tok::Ident(_)), Some(Tok::Punct("="))) if a == "auto")
+            && vector_at(k + 3)
+        {
+            let Some(c) = (k + 7..end).find(|&i| matches!(toks[i].tok, Tok::Punct(">"))) else {
+                return true;
+            };
+            let float_elem = toks[k + 7..c].iter().any(
+                |t| matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "float" | "double")),
+            );
+            if let (Some(v), Some(Tok::Ident(n))) = (
+                self.host_type(k + 7, c).filter(|v| v.lanes <= 1),
+                word(k + 1),
+            ) {
+                self.host_scalars.insert(n.clone(), v.scalar);
+            }
+            let paren = matches!(word(c + 1), Some(Tok::Punct("(")))
+                && self.closing(c + 1).is_some_and(|e| e + 1 == end);
+            if paren {
+                self.vector_declarator(st, k, k + 1, end, float_elem, Some(c + 1));
+            } else if let Some(Tok::Ident(n)) = word(k + 1) {
+                let why = format!(
+                    "`{}` at line {} is not read as a fill",
+                    text_of(&toks[k..end]),
+                    toks[k].line
+                );
+                Self::mark_unknown(st, std::slice::from_ref(n), &why);
+            }
+            return true;
+        }
+        if !vector_at(k) {
             return false;
         }
         let Some(c) = (k + 4..end).find(|&i| matches!(toks[i].tok, Tok::Punct(">"))) else {
@@ -540,13 +574,14 @@ impl Parser<'_> {
             if let (Some(v), Some(Tok::Ident(n))) = (elem, word(a)) {
                 self.host_scalars.insert(n.clone(), v.scalar);
             }
-            self.vector_declarator(st, k, a, b, float_elem);
+            self.vector_declarator(st, k, a, b, float_elem, None);
         }
         true
     }
 
     /// One declarator `a..b` of a `std::vector` declaration starting at `k` (see
-    /// [`Self::host_vector_decl`]).
+    /// [`Self::host_vector_decl`]); `args_at`: the `(` of the constructor's arguments when
+    /// they do not follow the name (`auto h = std::vector<T>(n);`).
     fn vector_declarator(
         &mut self,
         st: &mut HostState,
@@ -554,6 +589,7 @@ impl Parser<'_> {
         a: usize,
         b: usize,
         float_elem: bool,
+        args_at: Option<usize>,
     ) {
         let toks = self.toks;
         let word = |i: usize| toks.get(i).map(|t| &t.tok);
@@ -580,6 +616,7 @@ impl Parser<'_> {
             Self::mark_unknown(st, std::slice::from_ref(&name), &why);
         };
         let open = match (word(a + 1), word(a + 2)) {
+            _ if args_at.is_some() => args_at.map(|o| (o, false)),
             (Some(Tok::Punct("(")), _) => Some((a + 1, false)),
             (Some(Tok::Punct("{")), _) => Some((a + 1, true)),
             (Some(Tok::Punct("=")), Some(Tok::Punct("{"))) => Some((a + 2, true)),

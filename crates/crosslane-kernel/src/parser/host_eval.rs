@@ -691,8 +691,10 @@ impl Parser<'_> {
         else {
             return None;
         };
-        if !matches!(m.as_str(), "push_back" | "emplace_back" | "resize")
-            || self.closing(a + 3) != Some(b - 1)
+        if !matches!(
+            m.as_str(),
+            "push_back" | "emplace_back" | "resize" | "reserve" | "shrink_to_fit" | "clear"
+        ) || self.closing(a + 3) != Some(b - 1)
             || !run.cells.has_array(h)
         {
             return None;

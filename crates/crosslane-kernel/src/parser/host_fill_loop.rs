@@ -337,7 +337,17 @@ impl Parser<'_> {
                         take_overflow();
                         // `h[i - 1]`: a cell written before, in the array's type.
                         let p = &self.bind_cell_reads(p, env, &fill.cells)?;
-                        let t = match self.host_fold(p, env).and_then(HostVal::text) {
+                        // Stored converted to the array's element type ([expr.ass]/3:
+                        // `int h[]; h[i] = i * 0.5;` holds 0, 0, 1, …).
+                        let elem = self.host_scalars.get(arr).copied();
+                        let t = match self
+                            .host_fold(p, env)
+                            .and_then(|v| match elem {
+                                Some(s) => v.convert(s),
+                                None => Some(v),
+                            })
+                            .and_then(HostVal::text)
+                        {
                             Some(t) => t,
                             None if take_overflow() => overflow_cell(p.span.line),
                             None => overflow_cell(poisoned_line(p, &fill.poisoned)?),

@@ -517,6 +517,13 @@ impl Parser<'_> {
         if !is_auto && sret.is_none() {
             self.fn_types.entry(name.clone()).or_insert(ret);
         }
+        // `int f(int, int) __asm("llvm.amdgcn.readlane");` ([`super::asm_label`]).
+        if sret.is_none() {
+            if let Some(f) = self.asm_label_decl(&name, ret, &params, start)? {
+                self.fn_types.insert(f.name.clone(), f.ret);
+                return Ok(Some(Some(f)));
+            }
+        }
         if self.eat(";") {
             // A prototype: nothing to run.
             if let Some(s) = sret {

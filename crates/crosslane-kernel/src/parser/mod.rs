@@ -37,6 +37,7 @@ mod asm;
 mod asm_alu;
 mod asm_block;
 mod asm_cvt;
+mod asm_label;
 mod asm_mem;
 mod asm_ops;
 mod atomic_ref;
@@ -994,7 +995,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether the next token is the punctuator `p`. After the first half of a `>>` closed a
+    /// template argument list, its second half is owed to the enclosing list
+    /// (`close_angle`, [temp.names]/3): until that list takes it, the next token is
+    /// that `>`, not what follows, so `A<B<C>>::value` does not read `::value` as `B<C>`'s.
     fn is_punct(&self, p: &str) -> bool {
+        if self.gt_owed == Some(self.pos) {
+            return false;
+        }
         matches!(self.peek(0), Tok::Punct(q) if *q == p)
     }
 

@@ -135,6 +135,18 @@ impl Parser<'_> {
                 "namespace" | "using" if self.skip_namespace_line() => {
                     return Ok(done(self, StmtKind::Empty));
                 }
+                // `typedef union flt_b32 { float val; uint32_t b32; } flt_b32_t;` in a function
+                // body (a block-scope class definition with its typedef name, [class.name],
+                // [dcl.typedef]): defined as at file scope, from here on.
+                "typedef"
+                    if matches!(self.peek(1), Tok::Ident(w)
+                        if matches!(w.as_str(), "struct" | "class" | "union"))
+                        && (matches!(self.peek(2), Tok::Punct("{"))
+                            || matches!(self.peek(3), Tok::Punct("{"))) =>
+                {
+                    self.typedef_struct()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
                 // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
                 // (a block does not end it here; C++ would end it with the block).
                 "typedef" | "using" if self.cub_alias()? => {

@@ -450,6 +450,26 @@ impl Parser<'_> {
             break;
         }
         if words.is_empty() {
+            // `rocprim::block_reduce<int, 256>`: a rocPRIM library class, whose header
+            // (`<rocprim/…>`) is not read.
+            if let (Tok::Ident(ns), Tok::Punct("::"), Tok::Ident(class)) =
+                (self.peek(0), self.peek(1), self.peek(2))
+            {
+                if ns == "rocprim" {
+                    let at = self.span();
+                    return Err(crate::KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "`rocprim::{class}` is a rocPRIM library class (`<rocprim/…>`, a \
+                             header not read here), which is not supported; hipCUB's \
+                             `hipcub::WarpReduce`, `hipcub::WarpScan`, `hipcub::BlockReduce` \
+                             and `hipcub::BlockScan` are (hipCUB on AMD is rocPRIM), or paste \
+                             the rocPRIM class's definition into the file"
+                        ),
+                    ));
+                }
+            }
             return self.err("a type");
         }
         let has = |w: &str| words.iter().any(|x| x == w);
