@@ -76,47 +76,22 @@ impl Parser<'_> {
                 ));
                 (ScanKind::ExclusiveInit, Op::Sum)
             }
-            "InclusiveScan" => {
-                self.expect_punct(",")?;
-                let save = self.pos;
-                match self.cub_op() {
-                    Ok(op) if self.is_punct(")") || self.is_punct(",") => {
-                        self.cub_scalar_op(&op, m_at)?;
-                        (ScanKind::Inclusive, op)
-                    }
-                    // `InclusiveScan(x, out, initial_value, op[, aggregate])` (CUB API,
-                    // `cub::WarpScan::InclusiveScan` "with initial value": every output is
-                    // seeded with it; the aggregate leaves it out).
-                    _ => {
-                        self.pos = save;
-                        init = Some(self.assign_expr()?);
-                        self.expect_punct(",")?;
-                        let op_at = self.span();
-                        let op = self.cub_op()?;
-                        self.cub_scalar_op(&op, op_at)?;
-                        (ScanKind::InclusiveInit, op)
-                    }
-                }
-            }
-            "ExclusiveScan" => {
-                self.expect_punct(",")?;
-                let save = self.pos;
-                match self.cub_op() {
-                    Ok(op) if self.is_punct(")") || self.is_punct(",") => {
-                        self.cub_scalar_op(&op, m_at)?;
-                        (ScanKind::Exclusive, op)
-                    }
-                    _ => {
-                        self.pos = save;
-                        init = Some(self.assign_expr()?);
-                        self.expect_punct(",")?;
-                        let op_at = self.span();
-                        let op = self.cub_op()?;
-                        self.cub_scalar_op(&op, op_at)?;
-                        (ScanKind::ExclusiveInit, op)
-                    }
-                }
-            }
+            // `InclusiveScan(x, out, op[, aggregate])`, or with an initial value,
+            // `InclusiveScan(x, out, initial_value, op[, aggregate])` (CUB API,
+            // `cub::WarpScan::InclusiveScan` "with initial value": every output is seeded
+            // with it; the aggregate leaves it out). `ExclusiveScan` reads the same two forms.
+            "InclusiveScan" => self.scan_op_or_init(
+                &mut init,
+                m_at,
+                ScanKind::Inclusive,
+                ScanKind::InclusiveInit,
+            )?,
+            "ExclusiveScan" => self.scan_op_or_init(
+                &mut init,
+                m_at,
+                ScanKind::Exclusive,
+                ScanKind::ExclusiveInit,
+            )?,
             "Scan" if c.kind == Kind::WarpScan => {
                 return self.cub_warp_scan_both(c, storage, (x, out), at);
             }
@@ -757,4 +732,37 @@ impl Body {
 
 fn p_int(p: &mut Parser<'_>, at: Span, n: u32) -> Expr {
     p.e_int(at, i64::from(n))
+}
+
+impl Parser<'_> {
+    /// After `, ` of a `…Scan(x, out, ` call: the operator (`plain`) or an initial value and
+    /// then the operator (`seeded`, the value left in `init`).
+    ///
+    /// # Errors
+    /// An unsupported operator, or neither form.
+    fn scan_op_or_init(
+        &mut self,
+        init: &mut Option<Expr>,
+        m_at: Span,
+        plain: ScanKind,
+        seeded: ScanKind,
+    ) -> PResult<(ScanKind, Op)> {
+        self.expect_punct(",")?;
+        let save = self.pos;
+        match self.cub_op() {
+            Ok(op) if self.is_punct(")") || self.is_punct(",") => {
+                self.cub_scalar_op(&op, m_at)?;
+                Ok((plain, op))
+            }
+            _ => {
+                self.pos = save;
+                *init = Some(self.assign_expr()?);
+                self.expect_punct(",")?;
+                let op_at = self.span();
+                let op = self.cub_op()?;
+                self.cub_scalar_op(&op, op_at)?;
+                Ok((seeded, op))
+            }
+        }
+    }
 }
