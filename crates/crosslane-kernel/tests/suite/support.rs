@@ -130,6 +130,14 @@ pub fn no_errors(t: &KernelTrace) {
     assert!(errors.is_empty(), "{errors:?}");
 }
 
+/// Runs the WGSL shader `src` under `c`; panics unless it is accepted and the run gives no
+/// error diagnostic.
+pub fn wgsl_no_errors(src: &str, c: LaunchConfig) -> KernelTrace {
+    let t = crosslane_kernel::wgsl::run_wgsl(src, c).unwrap_or_else(|e| panic!("{e}"));
+    no_errors(&t);
+    t
+}
+
 /// The messages of the merged diagnostics of `level`.
 pub fn said(t: &KernelTrace, level: Level) -> Vec<String> {
     t.merged_diagnostics

@@ -22,24 +22,9 @@ fn config(fills: &[(&str, &str)], len: &[(&str, usize)]) -> LaunchConfig {
     c
 }
 
-fn run_with(src: &str, c: LaunchConfig) -> KernelTrace {
-    let t = run_wgsl(src, c).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = t
-        .all_diagnostics()
-        .filter(|d| d.level == crosslane_core::result::Level::Error)
-        .map(|d| d.message.clone())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    t
-}
+use crate::support::wgsl_no_errors as run_with;
 
-fn ints(t: &KernelTrace, name: &str) -> Vec<i128> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
-        .collect()
-}
+use crate::support::ints_or_min as ints;
 
 /// WGSL § Declaration and Scope: each `var` declaration is its own variable, even where two in
 /// sibling scopes share a name (naga hoists both to the function's locals).

@@ -25,25 +25,9 @@ fn config(entry: Option<&str>, fills: &[(&str, &str)], len: &[(&str, usize)]) ->
     c
 }
 
-fn run(src: &str, c: LaunchConfig) -> KernelTrace {
-    let t = run_wgsl(src, c).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = t
-        .all_diagnostics()
-        .filter(|d| d.level == Level::Error)
-        .map(|d| d.message.clone())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    t
-}
+use crate::support::wgsl_no_errors as run;
 
-/// Each cell as an integer; `None` for an undefined cell.
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
+use crate::support::ints;
 
 fn warnings(t: &KernelTrace) -> Vec<(u32, u32, String)> {
     t.all_diagnostics()

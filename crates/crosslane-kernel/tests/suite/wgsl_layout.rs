@@ -17,16 +17,7 @@ fn config() -> LaunchConfig {
     }
 }
 
-fn run_with(src: &str, c: LaunchConfig) -> KernelTrace {
-    let t = run_wgsl(src, c).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = t
-        .all_diagnostics()
-        .filter(|d| d.level == crosslane_core::result::Level::Error)
-        .map(|d| d.message.clone())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    t
-}
+use crate::support::wgsl_no_errors as run_with;
 
 fn run(src: &str) -> KernelTrace {
     run_with(src, config())

@@ -7,7 +7,6 @@
 //! Tint. Expected values come from the Python model in each comment; the subgroup mapping is
 //! the linear one crosslane states (SEMANTICS.md: subgroup = local_invocation_index / size).
 
-use crosslane_core::result::Level;
 use crosslane_kernel::wgsl::run_wgsl;
 use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
 
@@ -31,24 +30,9 @@ fn config(
     c
 }
 
-fn run(src: &str, c: LaunchConfig) -> KernelTrace {
-    let t = run_wgsl(src, c).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = t
-        .all_diagnostics()
-        .filter(|d| d.level == Level::Error)
-        .map(|d| d.message.clone())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    t
-}
+use crate::support::wgsl_no_errors as run;
 
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
+use crate::support::ints;
 
 fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
     t.buffer(name)
