@@ -40,7 +40,7 @@ impl<'a> Build<'a> {
     /// The next node's position.
     pub(super) fn span(&mut self) -> Span {
         match self.syn.as_deref_mut() {
-            Some(n) => super::structs::synthesized(n, self.at),
+            Some(n) => synthesized(n, self.at),
             None => self.at,
         }
     }
@@ -179,5 +179,16 @@ impl<'a> Build<'a> {
             const_ref: false,
             span: self.span(),
         }
+    }
+}
+
+/// A fresh span for a synthesized node on `at`'s line, counted by `syn` (the parser's
+/// counter, `Parser::syn_span`).
+pub(crate) fn synthesized(syn: &mut u32, at: Span) -> Span {
+    *syn = syn.wrapping_add(1);
+    Span {
+        line: at.line,
+        // n in 1..=4095: the column stays within u32 (4095 · 2^20 + 2^20 - 1 < 2^32).
+        col: at.shown().col % SYNTH_COL + SYNTH_COL * (*syn % (u32::MAX / SYNTH_COL) + 1),
     }
 }

@@ -681,7 +681,7 @@ impl Parser<'_> {
                 self.cub_scalar_op(&op, op_at)?;
                 (op, self.cub_rest()?)
             }
-            m if super::cub_segmented::is_segmented(m) => {
+            m if Self::is_cub_segmented(m) => {
                 return self.cub_segmented_call(&c, x, m, at);
             }
             other => {

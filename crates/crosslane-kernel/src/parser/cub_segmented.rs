@@ -23,15 +23,15 @@ const UINT: ValTy = ValTy {
     lanes: 1,
 };
 
-/// Whether `method` is one of `WarpReduce`'s segmented reductions.
-pub(super) fn is_segmented(method: &str) -> bool {
-    matches!(
-        method,
-        "HeadSegmentedSum" | "TailSegmentedSum" | "HeadSegmentedReduce" | "TailSegmentedReduce"
-    )
-}
-
 impl Parser<'_> {
+    /// Whether `method` is one of `WarpReduce`'s segmented reductions.
+    pub(super) fn is_cub_segmented(method: &str) -> bool {
+        matches!(
+            method,
+            "HeadSegmentedSum" | "TailSegmentedSum" | "HeadSegmentedReduce" | "TailSegmentedReduce"
+        )
+    }
+
     /// `.HeadSegmentedSum(x, flag)` and kin of a `WarpReduce` after its value `x` (the
     /// position is at the `,` before the flag): the call of the segmented reduction.
     ///

@@ -719,7 +719,7 @@ struct Parser<'a> {
     void_now: Vec<(usize, String)>,
     /// Statements a lowered expression needs before its statement (temporaries).
     pre: Vec<Stmt>,
-    /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
+    /// Counter of synthesized nodes (each gets its own column past [`crate::ast::SYNTH_COL`]).
     syn: u32,
     /// Set by an expression statement that is one call of a struct-valued function: its
     /// value is discarded, so no conversion function is called on it ([stmt.expr]/1).

@@ -57,9 +57,6 @@ mod void_ptr;
 
 pub(crate) use void_ptr::SCAST;
 
-/// Synthesized nodes' columns ([`crate::ast::SYNTH_COL`]).
-pub(super) const SYN_COL: u32 = crate::ast::SYNTH_COL;
-
 /// Most scalar leaves one struct flattens to.
 const MAX_LEAVES: usize = 256;
 
@@ -210,21 +207,10 @@ fn zero(span: Span) -> Expr {
     )
 }
 
-/// A fresh span for a synthesized node on `at`'s line, counted by `syn` (the parser's
-/// counter, [`Parser::syn_span`]).
-pub(crate) fn synthesized(syn: &mut u32, at: Span) -> Span {
-    *syn = syn.wrapping_add(1);
-    Span {
-        line: at.line,
-        // n in 1..=4095: the column stays within u32 (4095 · 2^20 + 2^20 - 1 < 2^32).
-        col: at.shown().col % SYN_COL + SYN_COL * (*syn % (u32::MAX / SYN_COL) + 1),
-    }
-}
-
 impl Parser<'_> {
     /// A fresh span for a synthesized node on `at`'s line.
     pub(crate) fn syn_span(&mut self, at: Span) -> Span {
-        synthesized(&mut self.syn, at)
+        super::build::synthesized(&mut self.syn, at)
     }
 
     /// Whether `w` names a struct here (a definition, a class template, a bound parameter).
