@@ -117,6 +117,7 @@ mod kernel_struct_semantics;
 mod kernel_syncwarp_paths;
 mod kernel_template_idioms;
 mod kernel_template_ptr_args;
+mod kernel_this_thread;
 mod kernel_tile_deduce;
 mod kernel_tile_meta_vote_pred;
 mod kernel_trace_bytes;
