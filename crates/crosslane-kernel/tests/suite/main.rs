@@ -141,4 +141,5 @@ mod wgsl_layout;
 mod wgsl_loops_logic;
 mod wgsl_private;
 mod wgsl_relax;
+mod wgsl_scan_undefined;
 mod wgsl_uniformity;
