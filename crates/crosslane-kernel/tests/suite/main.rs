@@ -137,6 +137,7 @@ mod wgsl_corpus;
 mod wgsl_f16_structs;
 mod wgsl_fixes;
 mod wgsl_gaps;
+mod wgsl_immediate;
 mod wgsl_layout;
 mod wgsl_loops_logic;
 mod wgsl_private;
