@@ -105,6 +105,7 @@ mod kernel_ptx_asm;
 mod kernel_racecheck;
 mod kernel_recursion;
 mod kernel_recursive_templates;
+mod kernel_reduce_arch;
 mod kernel_reinterp;
 mod kernel_replay;
 mod kernel_robustness;
