@@ -88,7 +88,7 @@ fn sm_number(arch: Option<&str>) -> Option<u32> {
 /// # Errors
 /// The first such call, at its line, saying what to write instead.
 pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelError> {
-    if !sm_number(arch).is_some_and(|v| v < 80) {
+    if sm_number(arch).is_none_or(|v| v >= 80) {
         return Ok(());
     }
     let arch = arch.unwrap_or_default();
