@@ -1058,12 +1058,19 @@ fn call_op_once(
         }
     }
     // A result computed from several lanes (a ballot, a vote, a reduction, a scan) is undefined
-    // when an active lane's operand is: its bits or its sum depend on a value nobody set, and
-    // taking that operand as 0 would pick a number (the first such lane is named). The op does
-    // not say which lanes each result combined, so every computed result is taken to read all
-    // the active lanes.
-    let first_undefined = (0..lanes).find(|&j| active.contains(j) && inputs[j].is_none());
-    if let Some(j) = first_undefined {
+    // when an active lane's operand that it combines is: its bits or its sum depend on a value
+    // nobody set, and taking that operand as 0 would pick a number (the first such lane is
+    // named). The op's entry says which lanes each result combines (`OpSpec::combines`: all
+    // the active lanes, or for a scan those below the lane).
+    for (i, r) in results.iter_mut().enumerate() {
+        if !active.contains(i) || r.source != Source::Computed {
+            continue;
+        }
+        let Some(j) =
+            (0..lanes).find(|&j| active.contains(j) && inputs[j].is_none() && spec.combines(i, j))
+        else {
+            continue;
+        };
         let why = operand
             .get(j)
             .and_then(|v| v.as_ref().err())
@@ -1074,11 +1081,7 @@ fn call_op_once(
                 )
             })
             .unwrap_or_else(|| format!("it combines lane {j}'s operand, which is undefined"));
-        for (i, r) in results.iter_mut().enumerate() {
-            if active.contains(i) && r.source == Source::Computed {
-                *r = crosslane_core::result::LaneResult::undefined(why.clone(), Some(j));
-            }
-        }
+        *r = crosslane_core::result::LaneResult::undefined(why, Some(j));
     }
     let values = results
         .iter()

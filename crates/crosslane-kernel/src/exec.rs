@@ -275,6 +275,7 @@ impl Executor {
         super::host_launch::default_lane_operands(f, &mut config);
         if dialect == Dialect::Cuda {
             parsed_diags.extend(super::legacy::legacy_warnings(&program));
+            super::legacy::arch_gate(&program, config.preprocess.arch.as_deref())?;
         }
         let lanes = match config.lanes {
             Some(n) => dialect

@@ -5,9 +5,14 @@
 //! Source: CUDA C++ Programming Guide, "Warp Shuffle Functions" and "Warp Vote Functions":
 //! the non-`_sync` forms are deprecated since CUDA 9.0 and removed for devices of compute
 //! capability 7.x (sm_70) and higher.
+//!
+//! The other way round, intrinsics newer than the target: the `__reduce_*_sync` functions
+//! ("Warp Reduce Functions": "supported by devices of compute capability 8.x or higher") do
+//! not exist below sm_80, so a CUDA file calling one under `--arch sm_7x` or older is refused
+//! at the call ([`arch_gate`]), as nvcc refuses it.
 
 use super::ast::{Expr, ExprKind, Program, Stmt, StmtPartRef};
-use super::KernelDiagnostic;
+use super::{KernelDiagnostic, KernelError};
 use crosslane_core::result::Level;
 
 /// The intrinsics CUDA 9 replaced by `_sync` forms.
@@ -51,4 +56,74 @@ pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
     }
     out.sort_by_key(|d| (d.line, d.col));
     out
+}
+
+/// The warp reduce intrinsics (CUDA C++ Programming Guide, Warp Reduce Functions).
+const WARP_REDUCE: &[&str] = &[
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
+];
+
+/// The compute capability `--arch` names, as 100 × major + 10 × minor's first two digits
+/// (`sm_70` → 70, `compute_86` → 86); `None` for none or another spelling.
+fn sm_number(arch: Option<&str>) -> Option<u32> {
+    let a = arch?;
+    let digits: String = a
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// Refuses the first call of a `__reduce_*_sync` intrinsic when `--arch` names a target below
+/// sm_80 (CUDA C++ Programming Guide, Warp Reduce Functions: compute capability 8.x or
+/// higher). No `--arch` is sm_90, which has them. The walk has no recursion.
+///
+/// # Errors
+/// The first such call, at its line, saying what to write instead.
+pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelError> {
+    if sm_number(arch).is_none_or(|v| v >= 80) {
+        return Ok(());
+    }
+    let arch = arch.unwrap_or_default();
+    let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut first: Option<(u32, u32, String)> = None;
+    while let Some(s) = stmts.pop() {
+        s.kind.for_each_part(|part| match part {
+            StmtPartRef::Expr(e) => exprs.push(e),
+            StmtPartRef::Stmt(c) => stmts.push(c),
+        });
+    }
+    while let Some(e) = exprs.pop() {
+        if let ExprKind::Call(name, _) = &e.kind {
+            if WARP_REDUCE.contains(&name.as_str())
+                && first
+                    .as_ref()
+                    .is_none_or(|(l, c, _)| (e.span.line, e.span.col) < (*l, *c))
+            {
+                first = Some((e.span.line, e.span.col, name.clone()));
+            }
+        }
+        e.kind.for_each_child(|c| exprs.push(c));
+    }
+    match first {
+        None => Ok(()),
+        Some((line, col, name)) => Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "`{name}` needs compute capability 8.0 or higher (CUDA C++ Programming Guide, \
+                 Warp Reduce Functions), and `--arch {arch}` is below it: nvcc refuses it for \
+                 this target. Run with `--arch sm_80` or later, or write the reduction with \
+                 `__shfl_xor_sync` (a butterfly over offsets 16, 8, 4, 2, 1)"
+            ),
+        )),
+    }
 }

@@ -412,10 +412,14 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
                 }
             })
             .collect();
+        // An immediate (`var<immediate>`) has no binding (WGSL spec, Address Spaces).
+        let at = if b.space == "immediate" {
+            String::new()
+        } else {
+            format!("@group({}) @binding({}) ", b.group, b.binding)
+        };
         s.push_str(&format!(
-            "@group({}) @binding({}) var<{}> {}: {} [{}] = {}\n",
-            b.group,
-            b.binding,
+            "{at}var<{}> {}: {} [{}] = {}\n",
             b.space,
             b.name,
             b.wgsl_elem,

@@ -241,6 +241,20 @@ pub struct OpSpec {
 }
 
 impl OpSpec {
+    /// Whether result `i` of this op combines lane `j`'s operand (for an active `j`). A
+    /// reduction, ballot or vote reads every active lane; a scan reads only the lanes below
+    /// its own (WGSL spec, Subgroup Built-in Functions: `subgroupInclusiveAdd` /
+    /// `subgroupInclusiveMul` combine the active invocations with id ≤ i,
+    /// `subgroupExclusiveAdd` / `subgroupExclusiveMul` those with id < i). An undefined
+    /// operand makes undefined only the results that combine it.
+    pub fn combines(&self, i: usize, j: usize) -> bool {
+        match (self.dialect, self.name) {
+            (Dialect::Wgsl, "subgroupInclusiveAdd" | "subgroupInclusiveMul") => j <= i,
+            (Dialect::Wgsl, "subgroupExclusiveAdd" | "subgroupExclusiveMul") => j < i,
+            _ => true,
+        }
+    }
+
     /// Whether `name` names this op (full name or alias, ASCII case-insensitive).
     pub fn is_named(&self, name: &str) -> bool {
         let n = name.trim();

@@ -360,6 +360,21 @@ impl Parser<'_> {
                     meta: None,
                 }))
             }
+            // CUDA C++ Programming Guide, Cooperative Groups, "this_thread": the calling
+            // thread as a `thread_block_tile<1>`; its `thread_rank()` is 0 and its `size()` 1,
+            // and its parent is itself, so `meta_group_rank()` is 0 and `meta_group_size()` 1.
+            "this_thread" if matches!(self.peek(1), Tok::Punct("(")) => {
+                self.bump();
+                self.expect_punct("(")?;
+                self.expect_punct(")")?;
+                let mask = self.e_tile_mask(at, 1);
+                let meta = Some((self.e_int(at, 0), self.e_int(at, 1)));
+                Ok(Some(Made {
+                    group: Group::Tile(1),
+                    mask,
+                    meta,
+                }))
+            }
             "coalesced_threads" => {
                 self.bump();
                 self.expect_punct("(")?;
@@ -588,8 +603,8 @@ impl Parser<'_> {
                 let f = if name == "group_size" { "size" } else { name };
                 self.cg_op(g.group, g.mask, None, f, &[], at).map(Some)
             }
-            "this_thread_block" | "this_grid" | "coalesced_threads" | "tiled_partition"
-            | "labeled_partition" | "binary_partition"
+            "this_thread_block" | "this_thread" | "this_grid" | "coalesced_threads"
+            | "tiled_partition" | "labeled_partition" | "binary_partition"
                 if self.is_punct("(") || self.is_punct("<") =>
             {
                 self.pos -= 1;

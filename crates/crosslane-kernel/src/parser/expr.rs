@@ -798,6 +798,7 @@ impl Parser<'_> {
                 if matches!(
                     w.as_str(),
                     "this_thread_block"
+                        | "this_thread"
                         | "this_grid"
                         | "coalesced_threads"
                         | "tiled_partition"

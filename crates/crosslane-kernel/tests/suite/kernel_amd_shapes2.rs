@@ -527,3 +527,42 @@ fn error_check_macros_keep_host_arrays_readable() {
         }
     }
 }
+
+/// The same `do { … } while (0)` copy, with the launch made by a host helper that `main` calls
+/// after the copy: the helper's launch sees the array the wrapped `hipMemcpy` filled.
+const CHECK_MACRO_HELPER: &str = "\
+#include <hip/hip_runtime.h>
+#include <cstdlib>
+#define CHK(cmd) do { hipError_t err = cmd; if (err != hipSuccess) exit(1); } while (0)
+__global__ void k(int* a, int* out) { out[threadIdx.x] = __shfl_down(a[threadIdx.x], 2); }
+void go(int* a, int* out) { hipLaunchKernelGGL(k, 1, 64, 0, 0, a, out); }
+int main() {
+  int n = 64;
+  int *a, *out, *h;
+  h = (int*)malloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) h[i] = 3 * i;
+  hipMalloc(&a, n * sizeof(int));
+  hipMalloc(&out, n * sizeof(int));
+  CHK(hipMemcpy(a, h, n * sizeof(int), hipMemcpyHostToDevice));
+  go(a, out);
+  return 0;
+}";
+
+#[test]
+fn error_check_macro_copy_before_a_helper_launch() {
+    // Model (HIP __shfl_down: lane t reads t + 2 when t + 2 < 64, else keeps its own value):
+    // out[t] = 3 * (t + 2) for t < 62, 3 * t for t = 62, 63.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        ..LaunchConfig::default()
+    };
+    let t = run_finished(CHECK_MACRO_HELPER, config);
+    no_errors(&t);
+    let out = ints(&t, "out");
+    assert_eq!(out.len(), 64);
+    for (i, c) in out.iter().enumerate() {
+        let src = if i + 2 < 64 { i + 2 } else { i };
+        assert_eq!(*c, Some(3 * src as i128), "lane {i}");
+    }
+}

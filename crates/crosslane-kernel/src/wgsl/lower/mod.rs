@@ -410,7 +410,10 @@ pub fn lower(
             other => other,
         };
         match g.space {
-            AddressSpace::Storage { .. } | AddressSpace::Uniform => {
+            // `var<immediate>` (WGSL spec, Address Spaces: immediate data, set by the API
+            // before the dispatch and read-only in the shader) is held as a uniform buffer
+            // without a binding, filled as any buffer (`--buffer NAME=…`).
+            AddressSpace::Storage { .. } | AddressSpace::Uniform | AddressSpace::Immediate => {
                 let rb = g.binding.as_ref();
                 let (space, writable) = match g.space {
                     AddressSpace::Storage { access } => (
@@ -421,6 +424,7 @@ pub fn lower(
                         },
                         access.contains(naga::StorageAccess::STORE),
                     ),
+                    AddressSpace::Immediate => ("immediate", false),
                     _ => ("uniform", false),
                 };
                 // A struct ending in a runtime-sized array: its length comes with the launch.
@@ -501,7 +505,7 @@ pub fn lower(
                 return Err(at_err(
                     at,
                     &name,
-                    "this address space (textures, samplers, push constants) is not emulated",
+                    "this address space (textures, samplers) is not emulated",
                 ))
             }
         }
