@@ -8,8 +8,10 @@
 //!
 //! The other way round, intrinsics newer than the target: the `__reduce_*_sync` functions
 //! ("Warp Reduce Functions": "supported by devices of compute capability 8.x or higher") do
-//! not exist below sm_80, so a CUDA file calling one under `--arch sm_7x` or older is refused
-//! at the call ([`arch_gate`]), as nvcc refuses it.
+//! not exist below sm_80, nor the `__match_*_sync` functions ("Warp Match Functions":
+//! "supported by devices of compute capability 7.x or higher") below sm_70, so a CUDA file
+//! calling one under an older `--arch` is refused at the call ([`arch_gate`]), as nvcc
+//! refuses it.
 
 use super::ast::{Expr, ExprKind, Program, Stmt, StmtPartRef};
 use super::{KernelDiagnostic, KernelError};
@@ -68,6 +70,28 @@ const WARP_REDUCE: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
+/// The warp match intrinsics (CUDA C++ Programming Guide, Warp Match Functions).
+const WARP_MATCH: &[&str] = &["__match_any_sync", "__match_all_sync"];
+
+/// Intrinsics newer than some targets: their names, the first compute capability that has
+/// them (as [`sm_number`] counts), the Programming Guide section saying so, and what to write
+/// instead.
+const ARCH_GATED: &[(&[&str], u32, &str, &str)] = &[
+    (
+        WARP_REDUCE,
+        80,
+        "Warp Reduce Functions",
+        "write the reduction with `__shfl_xor_sync` (a butterfly over offsets 16, 8, 4, 2, 1)",
+    ),
+    (
+        WARP_MATCH,
+        70,
+        "Warp Match Functions",
+        "compare each lane's value with the others' through `__shfl_sync` and collect the \
+         equal ones with `__ballot_sync`",
+    ),
+];
+
 /// The compute capability `--arch` names, as 100 × major + 10 × minor's first two digits
 /// (`sm_70` → 70, `compute_86` → 86); `None` for none or another spelling.
 fn sm_number(arch: Option<&str>) -> Option<u32> {
@@ -81,20 +105,25 @@ fn sm_number(arch: Option<&str>) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// Refuses the first call of a `__reduce_*_sync` intrinsic when `--arch` names a target below
-/// sm_80 (CUDA C++ Programming Guide, Warp Reduce Functions: compute capability 8.x or
-/// higher). No `--arch` is sm_90, which has them. The walk has no recursion.
+/// Refuses the first call of an intrinsic of [`ARCH_GATED`] when `--arch` names a target
+/// below the first that has it (CUDA C++ Programming Guide: Warp Reduce Functions, compute
+/// capability 8.x or higher; Warp Match Functions, 7.x or higher). No `--arch` is sm_90, which
+/// has them all. The walk has no recursion.
 ///
 /// # Errors
 /// The first such call, at its line, saying what to write instead.
 pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelError> {
-    if sm_number(arch).is_none_or(|v| v >= 80) {
+    let Some(sm) = sm_number(arch) else {
+        return Ok(());
+    };
+    let gated: Vec<_> = ARCH_GATED.iter().filter(|g| sm < g.1).collect();
+    if gated.is_empty() {
         return Ok(());
     }
     let arch = arch.unwrap_or_default();
     let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
     let mut exprs: Vec<&Expr> = Vec::new();
-    let mut first: Option<(u32, u32, String)> = None;
+    let mut first: Option<(u32, u32, String, usize)> = None;
     while let Some(s) = stmts.pop() {
         s.kind.for_each_part(|part| match part {
             StmtPartRef::Expr(e) => exprs.push(e),
@@ -103,27 +132,32 @@ pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelErro
     }
     while let Some(e) = exprs.pop() {
         if let ExprKind::Call(name, _) = &e.kind {
-            if WARP_REDUCE.contains(&name.as_str())
-                && first
+            let hit = gated.iter().position(|g| g.0.contains(&name.as_str()));
+            if let Some(g) = hit {
+                if first
                     .as_ref()
-                    .is_none_or(|(l, c, _)| (e.span.line, e.span.col) < (*l, *c))
-            {
-                first = Some((e.span.line, e.span.col, name.clone()));
+                    .is_none_or(|(l, c, _, _)| (e.span.line, e.span.col) < (*l, *c))
+                {
+                    first = Some((e.span.line, e.span.col, name.clone(), g));
+                }
             }
         }
         e.kind.for_each_child(|c| exprs.push(c));
     }
     match first {
         None => Ok(()),
-        Some((line, col, name)) => Err(KernelError::new(
-            line,
-            col,
-            format!(
-                "`{name}` needs compute capability 8.0 or higher (CUDA C++ Programming Guide, \
-                 Warp Reduce Functions), and `--arch {arch}` is below it: nvcc refuses it for \
-                 this target. Run with `--arch sm_80` or later, or write the reduction with \
-                 `__shfl_xor_sync` (a butterfly over offsets 16, 8, 4, 2, 1)"
-            ),
-        )),
+        Some((line, col, name, g)) => {
+            let (_, min, section, instead) = gated[g];
+            Err(KernelError::new(
+                line,
+                col,
+                format!(
+                    "`{name}` needs compute capability {}.0 or higher (CUDA C++ Programming \
+                     Guide, {section}), and `--arch {arch}` is below it: nvcc refuses it for \
+                     this target. Run with `--arch sm_{min}` or later, or {instead}",
+                    min / 10
+                ),
+            ))
+        }
     }
 }
