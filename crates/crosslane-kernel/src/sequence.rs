@@ -639,17 +639,10 @@ pub(crate) fn run_one(
     user_scalars(parsed, &l, user, later, &mut config, ran);
     let mut ex = match Executor::prepare(source, sub.clone(), config.clone()) {
         Ok(ex) => ex.with_trace(TraceMode::None),
+        // A launch host code makes that cannot run is the run's error, as a refused kernel's
+        // is (`refused_in_run`): the buffers at the end would lack what it writes.
         Err(e) => {
-            ran.diags.push(KernelDiagnostic::new(
-                l.span,
-                Level::Warning,
-                format!(
-                    "{} cannot run here ({e}); the buffers it writes hold what they held \
-                     before it",
-                    which(&l, later)
-                ),
-                "",
-            ));
+            ran.stop = Some(Outcome::Error(reached(&l, e.line, e.col, &e.message)));
             return;
         }
     };
@@ -825,6 +818,18 @@ impl Executor {
             touch: touched(&parsed.program),
             ..Ran::default()
         };
+        // The traced launch shows every device variable (each is a buffer of every kernel):
+        // the launches that write any of them run, before or after it, whichever it touches.
+        let all: HashSet<String> = parsed
+            .program
+            .constants
+            .iter()
+            .filter(|t| t.device)
+            .map(|t| t.name.clone())
+            .collect();
+        if !all.is_empty() {
+            ran.touch.insert(chosen.kernel.clone(), all);
+        }
         let before = earlier(&parsed.program, &ran.touch, &chosen);
         refused_in_run(&parsed.program, &before, &chosen, &ran.touch)?;
         let no_vars = ran.touch.get(&chosen.kernel).is_none_or(HashSet::is_empty);
@@ -1086,16 +1091,22 @@ fn refused_in_run(
             continue;
         }
         if let Some((_, line, col, m)) = program.type_errors.iter().find(|e| e.0 == l.kernel) {
-            return Err(KernelError::new(
-                *line,
-                *col,
-                format!(
-                    "{m} (in `{}`, which host code launches at line {} in this run; \
-                     --single-launch runs the entry's launch alone)",
-                    l.kernel, l.span.line
-                ),
-            ));
+            return Err(reached(l, *line, *col, m));
         }
     }
     Ok(())
+}
+
+/// The error `m` (at `line`:`col`) of kernel launch `l`, which this run makes and which
+/// cannot run: the run's error, naming the kernel and the line of host code launching it.
+fn reached(l: &HostLaunch, line: u32, col: u32, m: &str) -> KernelError {
+    KernelError::new(
+        line,
+        col,
+        format!(
+            "{m} (in `{}`, which host code launches at line {} in this run; \
+             --single-launch runs the entry's launch alone)",
+            l.kernel, l.span.line
+        ),
+    )
 }
