@@ -380,9 +380,19 @@ impl Parser<'_> {
                 .err("`;` after the struct's `}` (declaring variables there is not supported)");
         }
         let end = self.pos;
-        // Member functions see every member, whatever the order: parsed after them.
+        // Member functions see every member, whatever the order: parsed after them, and each
+        // named member function registered before any body is read, so a body calls one
+        // declared after it (a member function body is a complete-class context,
+        // C++17 [class.mem]/6).
         let saved_self = self.self_struct.replace(sname.clone());
         let r = (|| {
+            for m in &methods {
+                self.pos = *m;
+                self.declare_only = true;
+                let r = self.member_function(&name, &sname);
+                self.declare_only = false;
+                r?;
+            }
             for m in &methods {
                 self.pos = *m;
                 self.member_function(&name, &sname)?;
@@ -714,6 +724,12 @@ impl Parser<'_> {
         if let (true, Ty::Val(v)) = (ref_ret, ret) {
             ret = Ty::Ptr(v);
         }
+        if self.declare_only && (is_ctor || is_dtor || conv || is_auto || mname.starts_with("operator"))
+        {
+            // Constructors, destructors, operators and deduced return types keep their
+            // place: read once, in order.
+            return self.skip_member_function();
+        }
         let head_to = self.pos;
         self.expect_punct("(")?;
         let mut params = self.params()?;
@@ -812,6 +828,10 @@ impl Parser<'_> {
             // A declaration in the struct; the definition follows the struct
             // (`RET P::name(…) { … }`).
             return Ok(());
+        }
+        if self.declare_only {
+            // Registered; the body is read in the second pass.
+            return self.skip_member_function();
         }
         let mut init_list: Vec<(String, Vec<Expr>, Span)> = Vec::new();
         let mut scope = HashMap::new();
