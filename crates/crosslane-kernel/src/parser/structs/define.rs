@@ -917,7 +917,13 @@ impl Parser<'_> {
                 consts.insert("this".to_string());
             }
             let outer_consts = std::mem::replace(&mut self.const_names, consts);
+            let fn_shown = if is_ctor { name.to_string() } else { mname.clone() };
+            let outer_fn = std::mem::replace(
+                &mut self.func_now,
+                Some(super::super::items::func_name(&fn_shown)),
+            );
             let body = self.own_destructibles(|p| p.stmt());
+            self.func_now = outer_fn;
             self.const_names = outer_consts;
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.ret_struct = saved_ret;
