@@ -127,7 +127,7 @@ pub(crate) fn earlier(
         // The launches that left what its device variables hold.
         for id in earlier_for_vars(program, touch, l) {
             let Some(p) = by_id.get(&id) else { continue };
-            if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
+            if id < l.id && !p.vf_launcher && need.len() < MAX_EARLIER && need.insert(id) {
                 stack.push(p);
             }
         }
@@ -140,7 +140,7 @@ pub(crate) fn earlier(
             .flat_map(|a| &a.dev_copies)
             .flat_map(|c| &c.src);
         for &(id, _) in l.args.iter().flat_map(|a| &a.prior_ids).chain(copied) {
-            let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
+            let Some(p) = by_id.get(&id).filter(|p| !p.undecided && !p.vf_launcher) else {
                 continue;
             };
             if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
@@ -184,7 +184,7 @@ fn later<'p>(
     let mut ls: Vec<&HostLaunch> = program
         .launches
         .iter()
-        .filter(|l| l.id > chosen.id && !l.undecided)
+        .filter(|l| l.id > chosen.id && !l.undecided && !l.vf_launcher)
         .collect();
     ls.sort_by_key(|l| l.id);
     for l in ls {

@@ -84,7 +84,8 @@ fn a_later_launch_that_cannot_run_ends_the_run_with_an_error_naming_it() {
     assert_eq!((e.line, e.col), (3, 45), "{e:?}");
     assert!(e.message.contains("`no_such_fn` is not declared"), "{e:?}");
     assert!(
-        e.message.contains("`broken`, which host code launches at line 7"),
+        e.message
+            .contains("`broken`, which host code launches at line 7"),
         "{e:?}"
     );
     assert!(said(&t, Level::Warning)
@@ -99,7 +100,8 @@ fn an_earlier_launch_that_cannot_run_stops_the_run_before_the_traced_one() {
         panic!("expected an error, got {:?}", t.outcome);
     };
     assert!(
-        e.message.contains("`broken`, which host code launches at line 7"),
+        e.message
+            .contains("`broken`, which host code launches at line 7"),
         "{e:?}"
     );
 }

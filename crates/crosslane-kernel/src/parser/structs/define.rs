@@ -724,7 +724,8 @@ impl Parser<'_> {
         if let (true, Ty::Val(v)) = (ref_ret, ret) {
             ret = Ty::Ptr(v);
         }
-        if self.declare_only && (is_ctor || is_dtor || conv || is_auto || mname.starts_with("operator"))
+        if self.declare_only
+            && (is_ctor || is_dtor || conv || is_auto || mname.starts_with("operator"))
         {
             // Constructors, destructors, operators and deduced return types keep their
             // place: read once, in order.
@@ -917,7 +918,11 @@ impl Parser<'_> {
                 consts.insert("this".to_string());
             }
             let outer_consts = std::mem::replace(&mut self.const_names, consts);
-            let fn_shown = if is_ctor { name.to_string() } else { mname.clone() };
+            let fn_shown = if is_ctor {
+                name.to_string()
+            } else {
+                mname.clone()
+            };
             let outer_fn = std::mem::replace(
                 &mut self.func_now,
                 Some(super::super::items::func_name(&fn_shown)),
