@@ -887,6 +887,7 @@ impl Executor {
                 "CUDA C++ Programming Guide, Streams",
             ));
         }
+        undecided_vars(&parsed.program, &ran.touch, &chosen, &mut ran.diags);
         let diags = std::mem::take(&mut ran.diags);
         parsed.diagnostics.extend(diags);
         let program = parsed.program.clone();
@@ -1109,4 +1110,62 @@ fn reached(l: &HostLaunch, line: u32, col: u32, m: &str) -> KernelError {
             l.kernel, l.span.line
         ),
     )
+}
+
+/// A warning for each launch other than `chosen` under an `if` host code cannot decide
+/// ([`HostLaunch::undecided`]) that writes a `__device__` variable this run shows: the device
+/// runs it or not, so the variable's cells shown (at `chosen`'s launch for one before it, at
+/// the end for one after it) are those of the program that does not run it, never silently.
+fn undecided_vars(
+    program: &Program,
+    touch: &HashMap<String, HashSet<String>>,
+    chosen: &HostLaunch,
+    diags: &mut Vec<KernelDiagnostic>,
+) {
+    let device: HashSet<&str> = program
+        .constants
+        .iter()
+        .filter(|t| t.device)
+        .map(|t| t.name.as_str())
+        .collect();
+    for l in program
+        .launches
+        .iter()
+        .filter(|l| l.undecided && l.id != chosen.id && l.kernel != chosen.kernel)
+        .take(MAX_NAMED)
+    {
+        let Some(vars) = touch.get(&l.kernel) else {
+            continue;
+        };
+        let mut vars: Vec<&str> = vars
+            .iter()
+            .map(String::as_str)
+            .filter(|v| device.contains(v))
+            .collect();
+        if vars.is_empty() {
+            continue;
+        }
+        vars.sort_unstable();
+        let when = if l.id < chosen.id {
+            "at this launch"
+        } else {
+            "at the end of the run"
+        };
+        diags.push(KernelDiagnostic::new(
+            chosen.span,
+            Level::Warning,
+            format!(
+                "{} stands under an `if` host code cannot decide here, so it is not run; the \
+                 device variable(s) {} it touches are shown {when} as they are without it \
+                 (to run it, make it the entry: --entry {})",
+                named(l),
+                vars.iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                l.kernel
+            ),
+            "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__device__)",
+        ));
+    }
 }

@@ -170,3 +170,21 @@ __global__ void probe(int* o) {
     let printed: Vec<String> = t.printf.iter().map(|p| p.text.clone()).collect();
     assert_eq!(printed, vec!["probe|\n".to_string(), "tell\n".to_string()]);
 }
+
+#[test]
+fn a_launch_host_code_may_skip_is_named_where_its_device_array_is_shown() {
+    // `fill_hi` runs or not as `rand()` says: `hi` is shown without it, with a warning.
+    let src = TWO_ARRAYS.replace(
+        "  fill_hi<<<1, 4>>>();",
+        "  if (rand() > 5) { fill_hi<<<1, 4>>>(); }",
+    );
+    let t = run_entry(&src, None);
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let warnings = said(&t, Level::Warning);
+    assert!(
+        warnings
+            .iter()
+            .any(|m| m.contains("`fill_hi()` launched at line 7") && m.contains("`hi`")),
+        "{warnings:?}"
+    );
+}
