@@ -584,7 +584,7 @@ impl Parser<'_> {
             // `constexpr` locals are constants of this function only.
             let consts = self.consts.clone();
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
-            let outer_fn = std::mem::replace(&mut self.func_now, Some(func_name(&name)));
+            let outer_fn = self.func_now.replace(func_name(&name));
             let body = self.own_destructibles(|p| p.stmt());
             self.func_now = outer_fn;
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);

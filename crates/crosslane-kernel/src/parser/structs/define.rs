@@ -923,10 +923,9 @@ impl Parser<'_> {
             } else {
                 mname.clone()
             };
-            let outer_fn = std::mem::replace(
-                &mut self.func_now,
-                Some(super::super::items::func_name(&fn_shown)),
-            );
+            let outer_fn = self
+                .func_now
+                .replace(super::super::items::func_name(&fn_shown));
             let body = self.own_destructibles(|p| p.stmt());
             self.func_now = outer_fn;
             self.const_names = outer_consts;
