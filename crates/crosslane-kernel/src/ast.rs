@@ -711,6 +711,10 @@ pub struct HostLaunch {
     /// Programming Guide, Cooperative Groups, Grid Synchronization; `machine/coop_launch.rs`).
     #[serde(skip)]
     pub cooperative: bool,
+    /// Whether the launch is of an Ascend C launcher whose `asc_vf_call` is its own launch in
+    /// [`Program::launches`] (`parser/host_vf.rs`): the launcher runs no kernel itself, so a
+    /// launch sequence does not run it (`sequence.rs`).
+    pub vf_launcher: bool,
 }
 
 /// One argument of a host launch.

@@ -127,7 +127,7 @@ pub(crate) fn earlier(
         // The launches that left what its device variables hold.
         for id in earlier_for_vars(program, touch, l) {
             let Some(p) = by_id.get(&id) else { continue };
-            if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
+            if id < l.id && !p.vf_launcher && need.len() < MAX_EARLIER && need.insert(id) {
                 stack.push(p);
             }
         }
@@ -140,7 +140,7 @@ pub(crate) fn earlier(
             .flat_map(|a| &a.dev_copies)
             .flat_map(|c| &c.src);
         for &(id, _) in l.args.iter().flat_map(|a| &a.prior_ids).chain(copied) {
-            let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
+            let Some(p) = by_id.get(&id).filter(|p| !p.undecided && !p.vf_launcher) else {
                 continue;
             };
             if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
@@ -184,7 +184,7 @@ fn later<'p>(
     let mut ls: Vec<&HostLaunch> = program
         .launches
         .iter()
-        .filter(|l| l.id > chosen.id && !l.undecided)
+        .filter(|l| l.id > chosen.id && !l.undecided && !l.vf_launcher)
         .collect();
     ls.sort_by_key(|l| l.id);
     for l in ls {
@@ -639,17 +639,10 @@ pub(crate) fn run_one(
     user_scalars(parsed, &l, user, later, &mut config, ran);
     let mut ex = match Executor::prepare(source, sub.clone(), config.clone()) {
         Ok(ex) => ex.with_trace(TraceMode::None),
+        // A launch host code makes that cannot run is the run's error, as a refused kernel's
+        // is (`refused_in_run`): the buffers at the end would lack what it writes.
         Err(e) => {
-            ran.diags.push(KernelDiagnostic::new(
-                l.span,
-                Level::Warning,
-                format!(
-                    "{} cannot run here ({e}); the buffers it writes hold what they held \
-                     before it",
-                    which(&l, later)
-                ),
-                "",
-            ));
+            ran.stop = Some(Outcome::Error(reached(&l, e.line, e.col, &e.message)));
             return;
         }
     };
@@ -825,6 +818,18 @@ impl Executor {
             touch: touched(&parsed.program),
             ..Ran::default()
         };
+        // The traced launch shows every device variable (each is a buffer of every kernel):
+        // the launches that write any of them run, before or after it, whichever it touches.
+        let all: HashSet<String> = parsed
+            .program
+            .constants
+            .iter()
+            .filter(|t| t.device)
+            .map(|t| t.name.clone())
+            .collect();
+        if !all.is_empty() {
+            ran.touch.insert(chosen.kernel.clone(), all);
+        }
         let before = earlier(&parsed.program, &ran.touch, &chosen);
         refused_in_run(&parsed.program, &before, &chosen, &ran.touch)?;
         let no_vars = ran.touch.get(&chosen.kernel).is_none_or(HashSet::is_empty);
@@ -882,6 +887,7 @@ impl Executor {
                 "CUDA C++ Programming Guide, Streams",
             ));
         }
+        undecided_vars(&parsed.program, &ran.touch, &chosen, &mut ran.diags);
         let diags = std::mem::take(&mut ran.diags);
         parsed.diagnostics.extend(diags);
         let program = parsed.program.clone();
@@ -1086,16 +1092,80 @@ fn refused_in_run(
             continue;
         }
         if let Some((_, line, col, m)) = program.type_errors.iter().find(|e| e.0 == l.kernel) {
-            return Err(KernelError::new(
-                *line,
-                *col,
-                format!(
-                    "{m} (in `{}`, which host code launches at line {} in this run; \
-                     --single-launch runs the entry's launch alone)",
-                    l.kernel, l.span.line
-                ),
-            ));
+            return Err(reached(l, *line, *col, m));
         }
     }
     Ok(())
+}
+
+/// The error `m` (at `line`:`col`) of kernel launch `l`, which this run makes and which
+/// cannot run: the run's error, naming the kernel and the line of host code launching it.
+fn reached(l: &HostLaunch, line: u32, col: u32, m: &str) -> KernelError {
+    KernelError::new(
+        line,
+        col,
+        format!(
+            "{m} (in `{}`, which host code launches at line {} in this run; \
+             --single-launch runs the entry's launch alone)",
+            l.kernel, l.span.line
+        ),
+    )
+}
+
+/// A warning for each launch other than `chosen` under an `if` host code cannot decide
+/// ([`HostLaunch::undecided`]) that writes a `__device__` variable this run shows: the device
+/// runs it or not, so the variable's cells shown (at `chosen`'s launch for one before it, at
+/// the end for one after it) are those of the program that does not run it, never silently.
+fn undecided_vars(
+    program: &Program,
+    touch: &HashMap<String, HashSet<String>>,
+    chosen: &HostLaunch,
+    diags: &mut Vec<KernelDiagnostic>,
+) {
+    let device: HashSet<&str> = program
+        .constants
+        .iter()
+        .filter(|t| t.device)
+        .map(|t| t.name.as_str())
+        .collect();
+    for l in program
+        .launches
+        .iter()
+        .filter(|l| l.undecided && l.id != chosen.id && l.kernel != chosen.kernel)
+        .take(MAX_NAMED)
+    {
+        let Some(vars) = touch.get(&l.kernel) else {
+            continue;
+        };
+        let mut vars: Vec<&str> = vars
+            .iter()
+            .map(String::as_str)
+            .filter(|v| device.contains(v))
+            .collect();
+        if vars.is_empty() {
+            continue;
+        }
+        vars.sort_unstable();
+        let when = if l.id < chosen.id {
+            "at this launch"
+        } else {
+            "at the end of the run"
+        };
+        diags.push(KernelDiagnostic::new(
+            chosen.span,
+            Level::Warning,
+            format!(
+                "{} stands under an `if` host code cannot decide here, so it is not run; the \
+                 device variable(s) {} it touches are shown {when} as they are without it \
+                 (to run it, make it the entry: --entry {})",
+                named(l),
+                vars.iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                l.kernel
+            ),
+            "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__device__)",
+        ));
+    }
 }

@@ -596,6 +596,11 @@ impl Parser<'_> {
                 return place.map_or_else(|| self.err("a name"), Ok);
             }
             Tok::Ident(w) if w == super::range_for::EXTENT => return self.range_extent(span),
+            // The function-local predefined variable `__func__`: the function's name as a
+            // string (C++17 [dcl.fct.def.general]/8).
+            Tok::Ident(w) if w == "__func__" && self.func_now.is_some() => {
+                ExprKind::Str(self.func_now.clone().unwrap_or_default())
+            }
             Tok::Int {
                 value,
                 unsigned,

@@ -1471,6 +1471,7 @@ impl Parser<'_> {
             undecided,
             overload_chosen: false,
             cooperative: false,
+            vf_launcher: false,
         });
     }
 }

@@ -139,6 +139,7 @@ impl Parser<'_> {
                 // Ascend's second and third are l2ctrl and the stream: no block, no shared bytes.
                 l.block = None;
                 l.shared_bytes = None;
+                l.vf_launcher = true;
                 l.clone()
             };
             let Some(inner) = self.launches.get_mut(vf.index) else {

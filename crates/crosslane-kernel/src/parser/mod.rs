@@ -726,6 +726,13 @@ struct Parser<'a> {
     value_unused: bool,
     /// The struct whose member function is being parsed.
     self_struct: Option<String>,
+    /// Set while a class's member functions are registered before any body is read (a
+    /// member function body is a complete-class context, C++17 [class.mem]/6): the head is
+    /// read and registered, the body skipped.
+    declare_only: bool,
+    /// The name of the function whose body is being read, as `__func__` gives it (C++17
+    /// [dcl.fct.def.general]/8: the unqualified name, without template arguments).
+    func_now: Option<String>,
     /// The struct the function being parsed returns.
     ret_struct: Option<String>,
     /// The member operator being parsed returns a reference to its own struct
@@ -907,6 +914,8 @@ impl<'a> Parser<'a> {
             syn: 0,
             value_unused: false,
             self_struct: None,
+            declare_only: false,
+            func_now: None,
             ret_struct: None,
             ret_this: false,
             ret_addr: false,

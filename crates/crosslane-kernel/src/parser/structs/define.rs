@@ -380,9 +380,19 @@ impl Parser<'_> {
                 .err("`;` after the struct's `}` (declaring variables there is not supported)");
         }
         let end = self.pos;
-        // Member functions see every member, whatever the order: parsed after them.
+        // Member functions see every member, whatever the order: parsed after them, and each
+        // named member function registered before any body is read, so a body calls one
+        // declared after it (a member function body is a complete-class context,
+        // C++17 [class.mem]/6).
         let saved_self = self.self_struct.replace(sname.clone());
         let r = (|| {
+            for m in &methods {
+                self.pos = *m;
+                self.declare_only = true;
+                let r = self.member_function(&name, &sname);
+                self.declare_only = false;
+                r?;
+            }
             for m in &methods {
                 self.pos = *m;
                 self.member_function(&name, &sname)?;
@@ -714,6 +724,13 @@ impl Parser<'_> {
         if let (true, Ty::Val(v)) = (ref_ret, ret) {
             ret = Ty::Ptr(v);
         }
+        if self.declare_only
+            && (is_ctor || is_dtor || conv || is_auto || mname.starts_with("operator"))
+        {
+            // Constructors, destructors, operators and deduced return types keep their
+            // place: read once, in order.
+            return self.skip_member_function();
+        }
         let head_to = self.pos;
         self.expect_punct("(")?;
         let mut params = self.params()?;
@@ -813,6 +830,10 @@ impl Parser<'_> {
             // (`RET P::name(…) { … }`).
             return Ok(());
         }
+        if self.declare_only {
+            // Registered; the body is read in the second pass.
+            return self.skip_member_function();
+        }
         let mut init_list: Vec<(String, Vec<Expr>, Span)> = Vec::new();
         let mut scope = HashMap::new();
         for p in &params {
@@ -897,7 +918,16 @@ impl Parser<'_> {
                 consts.insert("this".to_string());
             }
             let outer_consts = std::mem::replace(&mut self.const_names, consts);
+            let fn_shown = if is_ctor {
+                name.to_string()
+            } else {
+                mname.clone()
+            };
+            let outer_fn = self
+                .func_now
+                .replace(super::super::items::func_name(&fn_shown));
             let body = self.own_destructibles(|p| p.stmt());
+            self.func_now = outer_fn;
             self.const_names = outer_consts;
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.ret_struct = saved_ret;
