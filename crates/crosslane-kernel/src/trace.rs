@@ -73,6 +73,8 @@ fn ser_lanes<S: serde::Serializer>(v: &[LaneVal], s: S) -> Result<S::Ok, S::Erro
 /// warp's final variables in the JSON, the text report, a replayed step's variables) leave
 /// the synthesized ones out.
 pub fn is_synthesized(name: &str, own: &BTreeSet<String>) -> bool {
+    // A callee's variable is shown as `function::name`: its own name decides.
+    let name = name.rsplit_once("::").map_or(name, |(_, local)| local);
     if !name.starts_with("__") {
         return false;
     }
@@ -652,6 +654,19 @@ mod tests {
         assert_eq!(size::LANE_ROW, size_of::<LaneRow>() as u64);
         // A change is its row and its slot, padded.
         assert!(size_of::<VarRow>() as u64 <= size::LANE_ROW + 16);
+    }
+
+    /// A callee's variable is shown as `function::name`; its own name decides whether the
+    /// front end made it (a tile's hidden meta pair) or the kernel spelled it.
+    #[test]
+    fn a_callees_synthesized_variable_is_hidden_by_its_own_name() {
+        let none = std::collections::BTreeSet::new();
+        assert!(super::is_synthesized("who::__cg_meta_rank_t", &none));
+        assert!(!super::is_synthesized("who::t", &none));
+        let own: std::collections::BTreeSet<String> = ["__x".to_string()].into();
+        assert!(!super::is_synthesized("f::__x", &own));
+        assert!(!super::is_synthesized("__x.a", &own));
+        assert!(super::is_synthesized("__rf0", &own));
     }
 
     /// A recorded write gives back the write the machine reported: a scalar by its bits (a
