@@ -584,7 +584,7 @@ impl Parser<'_> {
             // `constexpr` locals are constants of this function only.
             let consts = self.consts.clone();
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
-            let outer_fn = self.func_now.replace(func_name(&name));
+            let outer_fn = self.func_now.replace(super::scopes::func_name(&name));
             let body = self.own_destructibles(|p| p.stmt());
             self.func_now = outer_fn;
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
@@ -1497,11 +1497,4 @@ pub(super) fn add_constant_params(program: &mut Program) {
             }
         }
     }
-}
-
-/// The name `__func__` gives for function `name` as read here (a template instance's or an
-/// overload's key included): the unqualified name alone (C++17 [dcl.fct.def.general]/8).
-pub(super) fn func_name(name: &str) -> String {
-    let bare = name.split(['<', '#', '/']).next().unwrap_or(name);
-    bare.rsplit("::").next().unwrap_or(bare).to_string()
 }

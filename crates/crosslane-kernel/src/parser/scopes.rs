@@ -559,3 +559,10 @@ pub(super) fn unqualify_entry(
     }
     out
 }
+
+/// The name `__func__` gives for function `name` as read here (a template instance's or an
+/// overload's key included): the unqualified name alone (C++17 [dcl.fct.def.general]/8).
+pub(super) fn func_name(name: &str) -> String {
+    let bare = name.split(['<', '#', '/']).next().unwrap_or(name);
+    bare.rsplit("::").next().unwrap_or(bare).to_string()
+}

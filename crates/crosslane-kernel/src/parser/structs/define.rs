@@ -925,7 +925,7 @@ impl Parser<'_> {
             };
             let outer_fn = self
                 .func_now
-                .replace(super::super::items::func_name(&fn_shown));
+                .replace(super::super::scopes::func_name(&fn_shown));
             let body = self.own_destructibles(|p| p.stmt());
             self.func_now = outer_fn;
             self.const_names = outer_consts;
