@@ -105,7 +105,7 @@ fn sm_number(arch: Option<&str>) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// Refuses the first call of an intrinsic of [`ARCH_GATED`] when `--arch` names a target
+/// Refuses the first call of an intrinsic of `ARCH_GATED` when `--arch` names a target
 /// below the first that has it (CUDA C++ Programming Guide: Warp Reduce Functions, compute
 /// capability 8.x or higher; Warp Match Functions, 7.x or higher). No `--arch` is sm_90, which
 /// has them all. The walk has no recursion.
