@@ -375,7 +375,12 @@ impl Executor {
                 type_errors: program.type_errors.clone(),
                 blocks,
                 threads,
-                plain_launch: config.plain_launch_line.is_some(),
+                // Only CUDA and HIP have a cooperative launch to miss (`machine/coop_launch.rs`).
+                plain_launch: config.plain_launch_line.is_some()
+                    && matches!(
+                        dialect,
+                        crosslane_core::op::Dialect::Cuda | crosslane_core::op::Dialect::Hip
+                    ),
             }),
             ..Compiler::default()
         };

@@ -15,6 +15,10 @@
 //! not be resident together). A kernel that no host code launches — a bare kernel pasted
 //! alone, run with `--blocks` — runs as a cooperative launch, the only launch in which its
 //! `grid.sync()` means anything; the run says so in a note at the first `grid.sync()`.
+//!
+//! The rule is CUDA's and HIP's: they are the dialects with a cooperative launch API. Ascend C
+//! launches with `<<<…>>>` only (asc-devkit's samples synchronize a grid that way), so its
+//! launches are taken as able to synchronize their grid, as are the other dialects'.
 
 use super::StepCtx;
 use crate::ast::Span;
@@ -22,6 +26,7 @@ use crate::exec::Executor;
 use crate::trace::LaneVal;
 use crate::types::KVal;
 use crosslane_core::lanes::LaneMask;
+use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
 
 /// The call `grid.is_valid()` lowers to (`parser/cg_lower.rs`): the launch's answer, per lane.
@@ -31,10 +36,18 @@ pub(crate) const GRID_IS_VALID: &str = "__cg_grid_is_valid";
 const RULE: &str = "CUDA C++ Programming Guide, Cooperative Groups, Grid Synchronization";
 
 impl Executor {
+    /// The line of the non-cooperative launch running, in a dialect with a cooperative launch
+    /// API (CUDA, HIP); `None` for a cooperative launch, a kernel no host code launches, and
+    /// the other dialects' launches.
+    fn plain_launch_line(&self) -> Option<u32> {
+        let gated = matches!(self.trace.launch.dialect, Dialect::Cuda | Dialect::Hip);
+        self.config.plain_launch_line.filter(|_| gated)
+    }
+
     /// `grid.is_valid()` in the lanes of `mask`: whether this launch is a cooperative one.
     pub(crate) fn grid_is_valid(&self, mask: LaneMask) -> Vec<LaneVal> {
         let lanes = self.trace.launch.lanes;
-        let valid = self.config.plain_launch_line.is_none();
+        let valid = self.plain_launch_line().is_none();
         let mut out = vec![Ok(KVal::bool(false)); lanes];
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = Ok(KVal::bool(valid));
@@ -46,7 +59,7 @@ impl Executor {
     /// `at`: an error naming the launch's line when it is not a cooperative one (the run ends
     /// there unless it keeps going), a note when no host code launches the kernel.
     pub(crate) fn check_grid_sync_launch(&self, at: Span, cx: &mut StepCtx) {
-        if let Some(line) = self.config.plain_launch_line {
+        if let Some(line) = self.plain_launch_line() {
             cx.note(
                 Level::Error,
                 at,
@@ -60,7 +73,9 @@ impl Executor {
                 RULE,
                 None,
             );
-        } else if self.config.cooperative_launch_line.is_none() {
+        } else if self.config.cooperative_launch_line.is_none()
+            && self.config.plain_launch_line.is_none()
+        {
             cx.note(
                 Level::Info,
                 at,

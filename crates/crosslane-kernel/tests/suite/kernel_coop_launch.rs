@@ -153,3 +153,32 @@ fn a_bare_kernel_runs_as_a_cooperative_launch_and_says_so() {
         t.all_diagnostics().collect::<Vec<_>>()
     );
 }
+
+/// Ascend C has no cooperative launch API: asc-devkit's SIMT samples synchronize a grid from a
+/// `<<<…>>>` launch, so there the launch's `grid.sync()` synchronizes (out = 1, 2, 1 + 2 = 3)
+/// and `is_valid()` is true in every thread.
+#[test]
+fn an_ascend_chevron_launch_synchronizes_its_grid() {
+    let src = KERNEL
+        .replace("SYNC", "grid.sync()")
+        .replace(
+            "cudaMalloc(&out, 3 * sizeof(int));",
+            "aclrtMalloc((void**)&out, 3 * sizeof(int), ACL_MEM_MALLOC_HUGE_FIRST);",
+        )
+        .replace(
+            "cudaMalloc(&flag, 64 * sizeof(int));",
+            "aclrtMalloc((void**)&flag, 64 * sizeof(int), ACL_MEM_MALLOC_HUGE_FIRST);",
+        )
+        .replace("LAUNCH", "k<<<2, 32>>>(out, flag);");
+    let config = LaunchConfig {
+        dialect: Some(crosslane_core::op::Dialect::Ascend),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(&src, config).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    assert_eq!(
+        cell_ints(t.buffer("out").unwrap()),
+        [Some(1), Some(2), Some(3)]
+    );
+    assert_eq!(cell_ints(t.buffer("flag").unwrap()), vec![Some(1); 64]);
+}
