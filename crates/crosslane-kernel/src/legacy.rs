@@ -31,6 +31,29 @@ const LEGACY: &[&str] = &[
 /// One warning per call of a pre-CUDA-9 warp intrinsic in `program` (walked without recursion).
 pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
     let mut out = Vec::new();
+    for (e, name) in calls(program)
+        .into_iter()
+        .filter(|(_, n)| LEGACY.contains(n))
+    {
+        out.push(KernelDiagnostic::new(
+            e.span,
+            Level::Warning,
+            format!(
+                "`{name}` is the pre-CUDA-9 form: deprecated in CUDA 9.0 and removed for sm_70 \
+                 and newer; it runs here by its HIP rule (all lanes); write \
+                 `{name}_sync(mask, …)`"
+            ),
+            "CUDA C++ Programming Guide, Warp Shuffle Functions / Warp Vote Functions",
+        ));
+    }
+    out.sort_by_key(|d| (d.line, d.col));
+    out
+}
+
+/// Every call in `program`'s function bodies with its callee's name (walked without
+/// recursion, in no particular order).
+fn calls(program: &Program) -> Vec<(&Expr, &str)> {
+    let mut out = Vec::new();
     let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
     let mut exprs: Vec<&Expr> = Vec::new();
     while let Some(s) = stmts.pop() {
@@ -41,22 +64,10 @@ pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
     }
     while let Some(e) = exprs.pop() {
         if let ExprKind::Call(name, _) = &e.kind {
-            if LEGACY.contains(&name.as_str()) {
-                out.push(KernelDiagnostic::new(
-                    e.span,
-                    Level::Warning,
-                    format!(
-                        "`{name}` is the pre-CUDA-9 form: deprecated in CUDA 9.0 and removed \
-                         for sm_70 and newer; it runs here by its HIP rule (all lanes); \
-                         write `{name}_sync(mask, …)`"
-                    ),
-                    "CUDA C++ Programming Guide, Warp Shuffle Functions / Warp Vote Functions",
-                ));
-            }
+            out.push((e, name.as_str()));
         }
         e.kind.for_each_child(|c| exprs.push(c));
     }
-    out.sort_by_key(|d| (d.line, d.col));
     out
 }
 
@@ -94,7 +105,7 @@ const ARCH_GATED: &[(&[&str], u32, &str, &str)] = &[
 
 /// The compute capability `--arch` names, as 100 × major + 10 × minor's first two digits
 /// (`sm_70` → 70, `compute_86` → 86); `None` for none or another spelling.
-fn sm_number(arch: Option<&str>) -> Option<u32> {
+pub(crate) fn sm_number(arch: Option<&str>) -> Option<u32> {
     let a = arch?;
     let digits: String = a
         .trim_start_matches("sm_")
@@ -121,28 +132,17 @@ pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelErro
         return Ok(());
     }
     let arch = arch.unwrap_or_default();
-    let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
-    let mut exprs: Vec<&Expr> = Vec::new();
     let mut first: Option<(u32, u32, String, usize)> = None;
-    while let Some(s) = stmts.pop() {
-        s.kind.for_each_part(|part| match part {
-            StmtPartRef::Expr(e) => exprs.push(e),
-            StmtPartRef::Stmt(c) => stmts.push(c),
-        });
-    }
-    while let Some(e) = exprs.pop() {
-        if let ExprKind::Call(name, _) = &e.kind {
-            let hit = gated.iter().position(|g| g.0.contains(&name.as_str()));
-            if let Some(g) = hit {
-                if first
-                    .as_ref()
-                    .is_none_or(|(l, c, _, _)| (e.span.line, e.span.col) < (*l, *c))
-                {
-                    first = Some((e.span.line, e.span.col, name.clone(), g));
-                }
+    for (e, name) in calls(program) {
+        let hit = gated.iter().position(|g| g.0.contains(&name));
+        if let Some(g) = hit {
+            if first
+                .as_ref()
+                .is_none_or(|(l, c, _, _)| (e.span.line, e.span.col) < (*l, *c))
+            {
+                first = Some((e.span.line, e.span.col, name.to_string(), g));
             }
         }
-        e.kind.for_each_child(|c| exprs.push(c));
     }
     match first {
         None => Ok(()),

@@ -80,14 +80,7 @@ const FULL_MASK: u64 = 0xffff_ffff;
 /// Whether `--arch` (default sm_90) has independent thread scheduling (compute capability 7.0
 /// and later: CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling).
 pub(crate) fn has_its(arch: Option<&str>) -> bool {
-    let Some(a) = arch else { return true };
-    let digits: String = a
-        .trim_start_matches("sm_")
-        .trim_start_matches("compute_")
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse::<u32>().map_or(true, |v| v >= 70)
+    crate::legacy::sm_number(arch).is_none_or(|v| v >= 70)
 }
 
 /// Whether evaluating `e` twice changes nothing (names, literals and arithmetic on them).

@@ -1,7 +1,7 @@
 //! Syntax-tree builders: the nodes a lowering makes (expressions, statements, a device
 //! function's parameters) at a source position, built directly instead of printing C++ text and
-//! parsing it again (issue 26's semantic work: cooperative groups and vendor helpers lowered to
-//! the registry's operations as nodes).
+//! parsing it again (the front end's rule: cooperative groups and vendor helpers are lowered to
+//! the registry's operations as nodes, never as C++ text; ARCHITECTURE.md).
 //!
 //! A [`Build`] either puts every node at one position ([`Build::at`]: a lowering that stands
 //! in for one call, as the text lowerings did) or gives each node a synthesized position of
