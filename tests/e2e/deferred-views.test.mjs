@@ -1,6 +1,6 @@
 // The first render mounts only what the first view needs: the operation view is drawn before the
-// kernel, portability, sort and MACA views are built (they follow, one per idle period of the
-// main thread, after the first render), a tab chosen before its view's turn still opens it whole, and a kernel link builds the
+// kernel, portability, sort and MACA views are built (they follow, one per frame, after the first
+// frame), a tab chosen before its view's turn still opens it whole, and a kernel link builds the
 // kernel view before its first render (docs/benchmarks.md, "Time to first lanes").
 //
 // Serve the release build first (scripts/build-web; see lib.mjs), then:
@@ -41,7 +41,7 @@ async function openRecording(url = PAGE_URL, click = null) {
   return { page, errors };
 }
 
-test('the default page draws its lanes before the other views are built; they follow when the page is idle', async () => {
+test('the default page draws its lanes before the other views are built; they follow after the first frame', async () => {
   const { page, errors } = await openRecording();
   const first = await page.evaluate(() => window.__atFirstRender);
   // The default scenario: 32 lanes of __shfl_xor_sync, one table row each.

@@ -94,34 +94,6 @@ pub fn after_frame(f: impl FnOnce() + 'static) {
     );
 }
 
-/// How long [`when_idle`] waits for an idle period before it runs its work anyway
-/// (milliseconds): `requestIdleCallback`'s `timeout`.
-pub const IDLE_TIMEOUT_MS: u32 = 1000;
-
-/// Runs `f` once in an idle period of the main thread (`requestIdleCallback`, at most
-/// [`IDLE_TIMEOUT_MS`] later); in a browser without `requestIdleCallback`, after the next frame
-/// ([`after_frame`]). For work nobody waits for (the views not on screen): the frame that shows
-/// what was just drawn and every task already waiting (the `load` event, the reader's input,
-/// the host page's scripts) come first. A plain `fn()`, not a closure, and `after_frame` of the
-/// same `fn()` type as the deferred mounts': one copy of this code in the module, which has a
-/// size budget.
-pub fn when_idle(f: fn()) {
-    let Ok(w) = crate::dom::window() else {
-        return;
-    };
-    let ric = js_sys::Reflect::get(&w, &"requestIdleCallback".into())
-        .ok()
-        .and_then(|v| v.dyn_into::<js_sys::Function>().ok());
-    let Some(ric) = ric else {
-        return after_frame(f);
-    };
-    let options = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&options, &"timeout".into(), &IDLE_TIMEOUT_MS.into());
-    if ric.call2(&w, &callback(move |_| f()), &options).is_err() {
-        after_frame(f);
-    }
-}
-
 /// Removes every child of `target`.
 pub fn clear(target: &Element) {
     target.set_text_content(None);

@@ -24,7 +24,6 @@ pub use html::Html;
 #[cfg(target_arch = "wasm32")]
 pub use listen::{
     after_event, after_frame, append_html, callback, clear, listen, listen_all, set_html, set_svg,
-    when_idle,
 };
 #[cfg(target_arch = "wasm32")]
 pub use state::{bind, Owned, State, WeakState};

@@ -54,15 +54,11 @@ thread_local! {
 
 /// Mounts the operation view (the default page's first render), the views that cost nothing
 /// until shown (reference) and the page-wide wiring (tabs); the other views (kernel with its
-/// hint and keys, portability, sort, MACA) are mounted in tasks of their own, one per idle
-/// period of the main thread after the first render ([`crate::kit::when_idle`]), or
-/// at once when something asks for one of them first: a tab, a link ([`ensure_mounted`],
-/// called by the router). Mounting them all before the first render took 110–130 ms of the
-/// cold load's 150–200 ms of start-up script (docs/benchmarks.md, "Where the time went, and
-/// the deferred mounts"); mounting them one per frame right after it kept the main thread busy
-/// for the next 100–400 ms, ahead of the reader's first input and the host's scripts
-/// (docs/benchmarks.md, "Time to first lanes", "The views mounted when idle, the canvas fonts
-/// set up early").
+/// hint and keys, portability, sort, MACA) are mounted in tasks of their own after the first
+/// frame, one per frame, or at once when something asks for one of them first: a tab, a link
+/// ([`ensure_mounted`], called by the router). Mounting them all before the first render took
+/// 110–130 ms of the cold load's 150–200 ms of start-up script (docs/benchmarks.md, "Where the
+/// time went, and the deferred mounts").
 /// Each view's section must exist in `web/index.html`.
 ///
 /// Adding a view: one line here (in `LATER` when its first render can wait).
@@ -78,7 +74,7 @@ pub fn mount_all() -> Js<()> {
         ("maca", maca::mount),
     ];
     PENDING.with(|p| p.borrow_mut().extend(LATER));
-    crate::kit::when_idle(mount_next);
+    crate::kit::after_frame(mount_next);
     Ok(())
 }
 
@@ -135,12 +131,11 @@ fn kernel_running() -> bool {
             == Some("running")
 }
 
-/// Mounts the next deferred view and schedules the one after it for the next idle period
-/// (while a kernel link's first trace is on its way, it waits frame by frame instead).
+/// Mounts the next deferred view and schedules the one after it for the next frame.
 #[cfg(target_arch = "wasm32")]
 fn mount_next() {
     if kernel_running() && WAITED.with(|w| w.replace(w.get() + 1)) < KERNEL_WAIT_FRAMES {
-        crate::kit::after_frame(mount_next as fn());
+        crate::kit::after_frame(mount_next);
         return;
     }
     let Some((_, mount)) =
@@ -151,7 +146,7 @@ fn mount_next() {
     if let Err(e) = run_mount(mount) {
         crate::panic::banner(&format!("crosslane could not mount its views: {e:?}"));
     }
-    crate::kit::when_idle(mount_next);
+    crate::kit::after_frame(mount_next);
 }
 
 /// Mounts view `name` now if it is still waiting (`None`: every waiting view), so that a tab,
