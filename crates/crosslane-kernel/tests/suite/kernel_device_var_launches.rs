@@ -17,15 +17,7 @@ fn run_entry(src: &str, entry: Option<&str>) -> KernelTrace {
     run_kernel(src, config).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn at_launch(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    let b = t
-        .initial_memory
-        .buffers
-        .iter()
-        .find(|b| b.name == name)
-        .unwrap_or_else(|| panic!("no buffer {name}"));
-    crate::cells::cell_ints(&b.cells)
-}
+use crate::support::ints_at_launch as at_launch;
 
 /// Two kernels, each writing its own device array: neither reads the other's.
 const TWO_ARRAYS: &str = "\

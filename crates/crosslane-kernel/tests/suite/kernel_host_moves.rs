@@ -22,15 +22,7 @@ fn run(src: &str, entry: &str, launch: usize, single: bool) -> KernelTrace {
     t
 }
 
-fn at_launch(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    let b = t
-        .initial_memory
-        .buffers
-        .iter()
-        .find(|b| b.name == name)
-        .unwrap_or_else(|| panic!("no buffer {name}"));
-    crate::cells::cell_ints(&b.cells)
-}
+use crate::support::ints_at_launch as at_launch;
 
 fn some(v: &[i128]) -> Vec<Option<i128>> {
     v.iter().map(|&x| Some(x)).collect()

@@ -8,15 +8,7 @@ use crate::support::{ints, said};
 use crosslane_core::Level;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Limits, Outcome};
 
-fn ints_at_launch(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    let b = t
-        .initial_memory
-        .buffers
-        .iter()
-        .find(|b| b.name == name)
-        .unwrap_or_else(|| panic!("no buffer {name}"));
-    crate::cells::cell_ints(&b.cells)
-}
+use crate::support::ints_at_launch;
 
 fn run_entry(src: &str, entry: Option<&str>) -> KernelTrace {
     let config = LaunchConfig {

@@ -115,6 +115,18 @@ pub fn ints_or_min(t: &KernelTrace, name: &str) -> Vec<i128> {
         .collect()
 }
 
+/// Buffer `name`'s cells as the launch received them (the trace's initial memory), `None`
+/// where unset or undefined.
+pub fn ints_at_launch(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
+    let b = t
+        .initial_memory
+        .buffers
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no buffer {name}"));
+    crate::cells::cell_ints(&b.cells)
+}
+
 /// Whether a diagnostic of `level` (the parse's or a step's) contains `words`.
 pub fn has(t: &KernelTrace, level: Level, words: &str) -> bool {
     t.all_diagnostics()
