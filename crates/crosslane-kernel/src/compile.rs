@@ -79,6 +79,10 @@ pub(crate) enum Inst {
         end: Span,
         slot: usize,
         expr: Expr,
+        /// A hidden parameter the front end added (a tile's meta pair,
+        /// `crate::parser::HIDDEN_META_PREFIX`): bound without a trace step of its own, unless
+        /// the binding notes a diagnostic.
+        quiet: bool,
     },
     /// A call one level deeper than [`Limits::max_call_depth`](crate::budget::Limits) allows
     /// (recursion inlined to the budget): a warp that reaches it with any lane active stops the
@@ -450,6 +454,7 @@ impl Compiler {
             end: a.span,
             slot: t,
             expr: Expr::new(ExprKind::Cast(bool_ty, Box::new(a.clone())), a.span),
+            quiet: false,
         });
         let at = self.emit(Inst::ThenEnd); // patched below
         self.hoist(b);
@@ -458,6 +463,7 @@ impl Compiler {
             end: b.span,
             slot: t,
             expr: Expr::new(ExprKind::Cast(bool_ty, Box::new(b.clone())), b.span),
+            quiet: false,
         });
         self.emit(Inst::ThenEnd);
         let else_pc = self.code.len();
@@ -691,6 +697,7 @@ impl Compiler {
                 end: a.span,
                 slot,
                 expr,
+                quiet: p.name.starts_with(crate::parser::HIDDEN_META_PREFIX),
             });
         }
         let mut visible: Vec<HashMap<String, usize>> = self

@@ -1381,6 +1381,7 @@ impl Executor {
                 end,
                 slot,
                 ref expr,
+                quiet,
             } => {
                 self.param_in_memory(w, slot, span, active, &mut cx);
                 let vals = self.eval(w, expr, active, &mut cx);
@@ -1389,6 +1390,11 @@ impl Executor {
                     let _ = self.store_var(w, slot, l, val, span, &mut cx);
                 }
                 self.warps[w].pc += 1;
+                // A hidden parameter's binding is no statement of the user's: no step, unless
+                // it has something to say.
+                if quiet && cx.diags.is_empty() && cx.writes.is_empty() && cx.ops.is_empty() {
+                    return false;
+                }
                 Some((span, end))
             }
             Inst::CallTooDeep {

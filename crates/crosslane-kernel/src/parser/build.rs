@@ -126,18 +126,9 @@ impl<'a> Build<'a> {
 
     /// `ty name = init;` (or `ty name;`).
     pub(super) fn decl(&mut self, name: &str, ty: Ty, init: Option<Expr>) -> Stmt {
-        let span = self.span();
-        self.stmt(StmtKind::Decl(
-            Storage::default(),
-            vec![Declarator {
-                name: name.to_string(),
-                ty,
-                array: None,
-                init,
-                span,
-                id: NodeId::fresh(),
-            }],
-        ))
+        let name_at = self.span();
+        let at = self.span();
+        decl_at(name, ty, init, at, name_at)
     }
 
     /// `e;`.
@@ -179,6 +170,27 @@ impl<'a> Build<'a> {
             const_ref: false,
             span: self.span(),
         }
+    }
+}
+
+/// The statement `ty name = init;` (or `ty name;`) at `at`, its declarator at `name_at`: the
+/// one declaration node every lowering makes (a [`Build`]'s, and a temporary declared before
+/// the statement being read, `Parser::items_temp`).
+pub(super) fn decl_at(name: &str, ty: Ty, init: Option<Expr>, at: Span, name_at: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Decl(
+            Storage::default(),
+            vec![Declarator {
+                name: name.to_string(),
+                ty,
+                array: None,
+                init,
+                span: name_at,
+                id: NodeId::fresh(),
+            }],
+        ),
+        span: at,
+        end: at,
     }
 }
 

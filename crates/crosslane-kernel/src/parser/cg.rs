@@ -17,8 +17,8 @@
 use super::build::Build;
 use super::{PResult, Parser};
 use crate::ast::*;
-use crate::lexer::{lex, Tok};
-use crate::types::Ty;
+use crate::lexer::Tok;
+use super::cg_collect::{unknown_value_type, CgOperator};
 use crate::KernelError;
 
 /// What the parser knows of a coalesced group's place among its siblings.
@@ -56,36 +56,19 @@ pub enum Group {
     Grid,
 }
 
+/// The first characters of every name the front end gives a tile's hidden meta variables and
+/// parameters (`super::cg_tile_meta`): the compiler binds such a parameter without a trace
+/// step of its own (CUDA C++ Programming Guide, Cooperative Groups, "Thread Block Tile":
+/// `meta_group_rank`, `meta_group_size`, a property of the tile, not a statement).
+pub(crate) const HIDDEN_META_PREFIX: &str = "__cg_meta_";
+
 /// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
 /// siblings (`meta_group_rank`, `meta_group_size`), by the group's name.
 pub(super) fn meta_names(group: &str) -> (String, String) {
     (
-        format!("__cg_meta_rank_{group}"),
-        format!("__cg_meta_size_{group}"),
+        format!("{HIDDEN_META_PREFIX}rank_{group}"),
+        format!("{HIDDEN_META_PREFIX}size_{group}"),
     )
-}
-
-/// The combining expression of a `cg::` operator over `a` and `b` (C++ [function.objects]:
-/// `plus` a + b, `less` / `greater` the smaller / larger, `bit_and` / `bit_or` / `bit_xor`).
-fn combine_of(op: &str, name: &str, at: Span) -> PResult<&'static str> {
-    Ok(match op {
-        "plus" => "a + b",
-        "less" => "(b < a ? b : a)",
-        "greater" => "(b > a ? b : a)",
-        "bit_and" => "a & b",
-        "bit_or" => "a | b",
-        "bit_xor" => "a ^ b",
-        other => {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "cg::{name} with cg::{other} is not supported here (plus, less, greater, \
-                     bit_and, bit_or, bit_xor)"
-                ),
-            ))
-        }
-    })
 }
 
 /// Why a collective over tiles of `n` is undefined in a block whose thread count is not a
@@ -119,9 +102,6 @@ pub(super) struct Made {
     pub(super) mask: Expr,
     pub(super) meta: Option<(Expr, Expr)>,
 }
-
-/// The thread's linear rank in its block (for the collectives' generated templates).
-const LINEAR: &str = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))";
 
 /// Namespaces a cooperative-groups name may be written under.
 pub(super) const NAMESPACES: &[&str] = &["cg", "cooperative_groups", "std", "experimental"];
@@ -652,44 +632,17 @@ impl Parser<'_> {
                 })?;
                 self.expect_punct(",")?;
                 let value = self.assign_expr()?;
-                // A user's operator (`[](int a, int b) { return a + b; }`): a closure the
-                // generated function calls as `op(a, b)` (cooperative_groups/reduce.h takes any
-                // binary function object).
-                let mut callable = None;
-                let comma = self.eat(",");
-                let op = if comma && self.is_punct("[") {
-                    callable = Some(self.lambda_expr()?);
-                    "lambda".to_string()
-                } else if comma {
-                    self.skip_cg_namespace();
-                    let op = self.ident()?;
-                    // `plus<int>()` or `plus<>()` or `plus()`, or the same object
-                    // list-initialized, `plus<int>{}` ([expr.type.conv]/2: both are a
-                    // value-initialized temporary).
-                    if self.eat("<") {
-                        while !self.eat(">") {
-                            if matches!(self.peek(0), Tok::Eof) {
-                                return self.err("`>`");
-                            }
-                            self.bump();
-                        }
-                    }
-                    if self.eat("{") {
-                        self.expect_punct("}")?;
-                    } else {
-                        self.expect_punct("(")?;
-                        self.expect_punct(")")?;
-                    }
-                    op
+                let op = if self.eat(",") {
+                    self.cg_operator(name)?
                 } else if name == "reduce" {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
                         "cg::reduce takes an operator (cg::plus<T>(), less, greater, bit_and, \
-                         bit_or, bit_xor)",
+                         bit_or, bit_xor, a lambda or a function object)",
                     ));
                 } else {
-                    "plus".to_string()
+                    CgOperator::Named("plus".to_string(), at)
                 };
                 self.expect_punct(")")?;
                 let n = match g.group {
@@ -735,28 +688,28 @@ impl Parser<'_> {
                             ),
                         ))
                     }
-                    Group::Coalesced(_) if callable.is_some() => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            format!(
-                                "cg::{name} over a coalesced group with a lambda is not \
-                                 supported here; take a tile, or a cg:: operator (plus, less, \
-                                 greater, bit_and, bit_or, bit_xor)"
-                            ),
-                        ))
-                    }
-                    Group::Coalesced(_) if name == "reduce" => {
-                        return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
-                    }
                     Group::Coalesced(_) => {
+                        let CgOperator::Named(op, _) = op else {
+                            return Err(KernelError::new(
+                                at.line,
+                                at.col,
+                                format!(
+                                    "cg::{name} over a coalesced group with a lambda or a \
+                                     function object is not supported here; take a tile, or a \
+                                     cg:: operator (plus, less, greater, bit_and, bit_or, \
+                                     bit_xor)"
+                                ),
+                            ));
+                        };
+                        if name == "reduce" {
+                            return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
+                        }
                         return self
                             .cg_coalesced_scan(name, &op, value, g.mask, at)
                             .map(Some);
                     }
                 };
-                self.cg_collective(name, &op, n, (value, callable), at)
-                    .map(Some)
+                self.cg_collective(name, op, n, value, at).map(Some)
             }
             _ => self.cg_async(name, at),
         }
@@ -766,7 +719,10 @@ impl Parser<'_> {
     /// the members' values in rank order, 0 first (each step reads the member of rank k, the
     /// same value in every lane), so every member gets the same result, as the Programming
     /// Guide's `cg::reduce` gives "the result of the reduction to every thread in the group";
-    /// a generated function template, as for tiles.
+    /// a device function built as nodes (`super::cg_collect`).
+    ///
+    /// # Errors
+    /// A value whose type the parser cannot tell; an operator that is not one of `cg::`'s.
     fn cg_coalesced_reduce(
         &mut self,
         op: &str,
@@ -774,226 +730,11 @@ impl Parser<'_> {
         mask: Expr,
         at: Span,
     ) -> PResult<Expr> {
-        if let Some(ty) = self.expr_type(&value) {
-            let f = self.cg_coalesced_reduce_fn(op, ty, at)?;
-            return Ok(Expr::new(ExprKind::Call(f, vec![value, mask]), at));
-        }
-        let combine = combine_of(op, "reduce", at)?;
-        let fname = format!("__cg_creduce_{op}");
-        let (popc, mask_ty, read) = if self.hip {
-            (
-                "__popcll",
-                "unsigned long long",
-                format!("__shfl(v, __fns64(m, 0, k + 1), {})", self.wave),
-            )
-        } else {
-            (
-                "__popc",
-                "unsigned",
-                "__shfl_sync(__activemask(), v, __fns(m, 0, k + 1), 32)".to_string(),
-            )
+        let Some(ty) = self.expr_type(&value) else {
+            return Err(unknown_value_type("reduce", at));
         };
-        let first = read.replace("k + 1", "1");
-        let body = format!(
-            "int n = {popc}(m); T acc = {first}; for (int k = 1; k < n; k++) {{ T b = {read}; \
-             T a = acc; acc = {combine}; }} return acc;"
-        );
-        let text =
-            format!("template <typename T> __device__ T {fname}(T v, {mask_ty} m) {{ {body} }}");
-        self.generated_template(&fname, &text, at)?;
-        let args = vec![value, mask];
-        let mangled = self.instantiate_call(&fname, Vec::new(), &args, at)?;
-        Ok(Expr::new(ExprKind::Call(mangled, args), at))
-    }
-
-    /// The declaration of `T b` for struct `s` with each scalar member read by `shuffle`,
-    /// whose `#` stands for the member's path (`b.mean = __shfl_xor_sync(…, v.mean, m, 8);`).
-    ///
-    /// # Errors
-    /// A member that is an array or a pointer: the shuffle is written for scalar members.
-    fn struct_shuffle(&self, s: &str, shuffle: &str, at: Span) -> PResult<String> {
-        let mut out = String::from("T b;");
-        for l in self.leaves(s, at)? {
-            if l.count > 0 || !matches!(l.ty, Ty::Val(_)) {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "a cooperative-groups collective over `{s}` shuffles its members one by \
-                         one here, and member `{}` is an array or a pointer; reduce a struct of \
-                         scalar members, or shuffle the members yourself",
-                        l.path
-                    ),
-                ));
-            }
-            out.push_str(&format!(
-                " b.{} = {};",
-                l.path,
-                shuffle.replace('#', &l.path)
-            ));
-        }
-        Ok(out)
-    }
-
-    /// Records a generated function template (once), its tokens placed at the call. What is
-    /// still lowered this way: a collective over a struct value or with a lambda, and
-    /// `cg::memcpy_async` of struct elements (their bodies need the parser's struct and closure
-    /// lowering; the scalar ones are built as nodes, `super::cg_collect`).
-    pub(super) fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
-        if self.templates.contains_key(fname) {
-            return Ok(());
-        }
-        let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
-        // Every generated token sits at the call: a synthesized position of its own on the
-        // call's line, shown as the call's column (`Span::shown`).
-        let tokens: Vec<_> = lexed
-            .tokens
-            .into_iter()
-            .map(|mut t| {
-                let s = self.syn_span(at);
-                t.line = s.line;
-                t.col = s.col;
-                // No extent of its own: a step here shows no text, as a built node's.
-                t.end = (s.line, s.col);
-                t
-            })
-            .collect();
-        let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
-        sub.template_def()?;
-        self.templates.extend(std::mem::take(&mut sub.templates));
-        Ok(())
-    }
-
-    /// `cg::reduce` / scans as a call of a generated function template over a tile of `n`: a
-    /// butterfly of the tile's `shfl_xor` (reduce) or Kogge-Stone steps of its `shfl_up`
-    /// (scans), with the dialect's shuffles (CUDA `__shfl_xor_sync` / `__shfl_up_sync` with
-    /// the tile's own lanes as the mask; HIP `__shfl_xor` / `__shfl_up`), the tile as the shuffles' `width`.
-    fn cg_collective(
-        &mut self,
-        name: &str,
-        op: &str,
-        n: u32,
-        (value, callable): (Expr, Option<Expr>),
-        at: Span,
-    ) -> PResult<Expr> {
-        self.big_tile_collective(n, name, at)?;
-        // A scalar value with a `cg::` operator: the device function built as nodes
-        // (`super::cg_collect`).
-        if callable.is_none() && self.struct_of(&value).is_none() {
-            if let Some(ty) = self.expr_type(&value) {
-                let f = self.cg_tile_collective_fn((name, op), n, ty, at)?;
-                return Ok(Expr::new(ExprKind::Call(f, vec![value]), at));
-            }
-        }
-        let combine = if callable.is_some() {
-            "op(a, b)"
-        } else {
-            combine_of(op, name, at)?
-        };
-        // Each lambda is a type of its own: one function per lambda.
-        let mut fname = match callable {
-            Some(_) => format!("__cg_{name}_lambda_{}_{}_{n}", at.line, at.col),
-            None => format!("__cg_{name}_{op}_{n}"),
-        };
-        // A struct value (a Welford or key/index struct merged by its `operator+` or
-        // `operator<`, [`super::operators`]): shuffled member by member, as the library moves
-        // a trivially copyable type in 32-bit pieces.
-        let record = self.struct_of(&value);
-        if let Some(s) = &record {
-            let tag: String = s
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            fname = format!("{fname}_struct_{}_{tag}", s.len());
-        }
-        // CUDA: the tile's own lanes as the shuffles' mask (the library's tile shuffles
-        // name the tile's members, so lanes past a small block's end are no part of them).
-        let tile_mask = if n >= 32 {
-            "0xffffffffu".to_string()
-        } else {
-            format!("({:#x}u << ((__lane_id() / {n}) * {n}))", (1u64 << n) - 1)
-        };
-        // CUDA: each read is undefined where the block does not split into whole tiles of
-        // `n` (`Parser::whole_tiles`; a read is a scalar, so a struct's members each carry it).
-        let (xor, up, close) = if self.hip {
-            (
-                "__shfl_xor(".to_string(),
-                "__shfl_up(".to_string(),
-                String::new(),
-            )
-        } else {
-            let open = format!("{}(", crate::builtins::VALID_ONLY);
-            (
-                format!("{open}__shfl_xor_sync({tile_mask}, "),
-                format!("{open}__shfl_up_sync({tile_mask}, "),
-                format!(
-                    ", (blockDim.x * blockDim.y * blockDim.z) % {n} == 0, \"{}\")",
-                    partial_tile_why(n)
-                ),
-            )
-        };
-        if !self.templates.contains_key(&fname) {
-            let read = |p: &Self, shfl: &str, by: &str| -> PResult<String> {
-                match &record {
-                    Some(s) => p.struct_shuffle(s, &format!("{shfl}v.#, {by}, {n}){close}"), at),
-                    None => Ok(format!("T b = {shfl}v, {by}, {n}){close};")),
-                }
-            };
-            let body = match name {
-                "reduce" => format!(
-                    "for (int m = {}; m > 0; m >>= 1) {{ {} T a = v; v = {combine}; }} return v;",
-                    n / 2,
-                    read(self, &xor, "m")?
-                ),
-                _ => {
-                    // Exclusive: the inclusive result of the rank below (one more `shfl_up`);
-                    // rank 0 gets 0 with `plus` (a struct: its inclusive result less its own
-                    // value) and, with another operator, no defined value.
-                    let tail = match (name, op, &record) {
-                        ("exclusive_scan", "plus", Some(_)) => "return v - own;".to_string(),
-                        ("exclusive_scan", "plus", None) => format!(
-                            "{} if (r == 0) return (T)0; return b;",
-                            read(self, &up, "1")?
-                        ),
-                        ("exclusive_scan", _, Some(s)) => {
-                            return Err(KernelError::new(
-                                at.line,
-                                at.col,
-                                format!(
-                                    "cg::exclusive_scan of a struct `{s}` is supported with \
-                                     cg::plus here; scan each member, or take \
-                                     cg::inclusive_scan"
-                                ),
-                            ))
-                        }
-                        ("exclusive_scan", _, None) => format!(
-                            "{} return {}(b, r != 0, \"{}\");",
-                            read(self, &up, "1")?,
-                            crate::builtins::VALID_ONLY,
-                            super::cg_scan::EXCLUSIVE_FIRST_WHY
-                        ),
-                        _ => "return v;".to_string(),
-                    };
-                    format!(
-                        "T own = v; int r = {LINEAR} % {n}; for (int d = 1; d < {n}; d <<= 1) {{ \
-                         {} T a = v; if (r >= d) v = {combine}; }} {tail}",
-                        read(self, &up, "d")?
-                    )
-                }
-            };
-            let text = if callable.is_some() {
-                format!(
-                    "template <typename T, typename F> __device__ T {fname}(T v, F op) {{ {body} }}"
-                )
-            } else {
-                format!("template <typename T> __device__ T {fname}(T v) {{ {body} }}")
-            };
-            self.generated_template(&fname, &text, at)?;
-        }
-        let mut args = vec![value];
-        args.extend(callable);
-        let mangled = self.instantiate_call(&fname, Vec::new(), &args, at)?;
-        Ok(Expr::new(ExprKind::Call(mangled, args), at))
+        let f = self.cg_coalesced_reduce_fn(op, ty, at)?;
+        Ok(Expr::new(ExprKind::Call(f, vec![value, mask]), at))
     }
 }
 

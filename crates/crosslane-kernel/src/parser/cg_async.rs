@@ -20,7 +20,7 @@ use crate::lexer::Tok;
 use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
-/// The generated copy every `cg::memcpy_async` calls.
+/// The name of the copies `cg::memcpy_async` calls (one per element type).
 const COPY: &str = "__cg_memcpy_async";
 
 impl Parser<'_> {
@@ -48,20 +48,39 @@ impl Parser<'_> {
                     let args = vec![dst, src, bytes, rank, size];
                     return Ok(Some(Expr::new(ExprKind::Call(f, args), at)));
                 }
-                if !self.templates.contains_key(COPY) {
-                    let text = format!(
-                        "template <typename T> __device__ void {COPY}(T *d, const T *s, \
-                         unsigned long long bytes, unsigned r, unsigned n) {{ for (unsigned long \
-                         long i = r; i < bytes / sizeof(T); i += n) {{ d[i] = s[i]; \
-                         {mark}(d + i, sizeof(T), 1); }} {commit}(); }}",
-                        mark = crate::machine::async_copy::ASYNC_COPY,
-                        commit = crate::machine::async_copy::ASYNC_COMMIT
-                    );
-                    self.generated_template(COPY, &text, at)?;
-                }
+                // A struct element: the copy built as nodes over its members' arrays, each
+                // pointer passed as `&x[0]` (each member array's pointer, as the struct
+                // lowering passes one).
+                let [dst, src] = [dst, src].map(|x| match x.kind {
+                    ExprKind::AddrOf(_) => x,
+                    _ => {
+                        let zero = Expr::new(
+                            ExprKind::Int {
+                                value: 0,
+                                unsigned: false,
+                                long: false,
+                            },
+                            at,
+                        );
+                        let cell = Expr::new(ExprKind::Index(Box::new(x), Box::new(zero)), at);
+                        Expr::new(ExprKind::AddrOf(Box::new(cell)), at)
+                    }
+                });
+                let record = match &dst.kind {
+                    ExprKind::AddrOf(cell) => self.struct_of(cell),
+                    _ => None,
+                };
+                let Some(record) = record else {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "cg::memcpy_async: the destination's element type is not known here; \
+                         pass an array or a pointer of a declared type",
+                    ));
+                };
+                let f = self.cg_copy_struct_fn(&record, at)?;
                 let args = vec![dst, src, bytes, rank, size];
-                let mangled = self.instantiate_call(COPY, Vec::new(), &args, at)?;
-                Ok(Some(Expr::new(ExprKind::Call(mangled, args), at)))
+                Ok(Some(Expr::new(ExprKind::Call(f, args), at)))
             }
             "wait" | "wait_prior" if self.is_punct("(") || self.is_punct("<") => {
                 // `wait_prior<N>`: all but the newest N copies; `wait`: all of them.
@@ -156,5 +175,88 @@ impl Parser<'_> {
         ];
         self.push_built_fn(&fname, Ty::Void, params, body, at);
         fname
+    }
+
+    /// The copy `cg::memcpy_async` calls for elements of struct `record`, built once as nodes
+    /// over the struct's member arrays (the parser's struct lowering: an array of structs is
+    /// one array per member, `super::structs`): as [`Parser::cg_copy_fn`], each element's
+    /// members copied and marked, `bytes / sizeof(S)` elements.
+    ///
+    /// # Errors
+    /// A member that is itself an array.
+    fn cg_copy_struct_fn(&mut self, record: &str, at: Span) -> PResult<String> {
+        let tag: String = record
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let fname = format!("{COPY}_struct_{tag}");
+        if self.fn_types.contains_key(&fname) {
+            return Ok(fname);
+        }
+        let mut members = Vec::new();
+        for l in self.leaves(record, at)? {
+            match l.ty {
+                Ty::Val(v) if l.count == 0 => members.push((l.path, v)),
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "cg::memcpy_async of `{record}`, whose member `{}` is an array or a \
+                             pointer, is not supported here; copy the members' arrays yourself",
+                            l.path
+                        ),
+                    ))
+                }
+            }
+        }
+        let whole = self.struct_size(record, at)?;
+        let (u64_ty, u32_ty) = (
+            Ty::Val(ValTy::scalar(Scalar::U64)),
+            Ty::Val(ValTy::scalar(Scalar::U32)),
+        );
+        let mut b = Build::fresh(&mut self.syn, at);
+        // `for (unsigned long long i = r; i < bytes / sizeof(S); i += n)`
+        let r = b.ident("r");
+        let init = b.decl("i", u64_ty, Some(r));
+        let (i, bytes) = (b.ident("i"), b.ident("bytes"));
+        let t = b.node(ExprKind::SizeOf(whole));
+        let count = b.bin(BinOp::Div, bytes, t);
+        let cond = b.bin(BinOp::Lt, i, count);
+        let (i, n) = (b.ident("i"), b.ident("n"));
+        let next = b.assign(Some(BinOp::Add), i, n);
+        // `{ d.m[i] = s.m[i]; mark(d.m + i, sizeof(m), 1); … }`
+        let mut inner = Vec::new();
+        for (m, ty) in &members {
+            let size = u64::from(ty.scalar.bits().max(8) / 8) * u64::from(ty.lanes);
+            let (d, i) = (b.ident(&format!("d.{m}")), b.ident("i"));
+            let to = b.node(ExprKind::Index(Box::new(d), Box::new(i)));
+            let (s, i) = (b.ident(&format!("s.{m}")), b.ident("i"));
+            let from = b.node(ExprKind::Index(Box::new(s), Box::new(i)));
+            let copy = b.assign(None, to, from);
+            inner.push(b.expr_stmt(copy));
+            let (d, i) = (b.ident(&format!("d.{m}")), b.ident("i"));
+            let cell = b.bin(BinOp::Add, d, i);
+            let t = b.node(ExprKind::SizeOf(size));
+            let one = b.int(1);
+            let mark = b.call(crate::machine::async_copy::ASYNC_COPY, vec![cell, t, one]);
+            inner.push(b.expr_stmt(mark));
+        }
+        let inner = b.block(inner);
+        let each = b.for_(init, cond, next, inner);
+        let commit = b.call(crate::machine::async_copy::ASYNC_COMMIT, Vec::new());
+        let commit = b.expr_stmt(commit);
+        let body = b.block(vec![each, commit]);
+        let mut params = Vec::new();
+        for side in ["d", "s"] {
+            for (m, ty) in &members {
+                params.push(b.param(&format!("{side}.{m}"), Ty::Ptr(*ty)));
+            }
+        }
+        params.push(b.param("bytes", u64_ty));
+        params.push(b.param("r", u32_ty));
+        params.push(b.param("n", u32_ty));
+        self.push_built_fn(&fname, Ty::Void, params, body, at);
+        Ok(fname)
     }
 }

@@ -20,16 +20,25 @@
 //!   gets the same result.
 
 use super::build::Build;
+use super::structs::Ret;
 use super::targs::{mangle, TArg};
 use super::{PResult, Parser};
 use crate::ast::*;
+use crate::lexer::Tok;
 use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
-/// The combining expression of a `cg::` operator over `a` and `b` (C++ [function.objects]:
-/// `plus` a + b, `less` / `greater` the smaller / larger, `bit_and` / `bit_or` / `bit_xor`).
-fn combine(b: &mut Build<'_>, op: &str, name: &str, at: Span) -> PResult<Expr> {
-    let (x, y) = (b.ident("a"), b.ident("b"));
+/// The combining expression of a `cg::` operator over `a` and `b` (the variables `names`
+/// holds: C++ [function.objects]: `plus` a + b, `less` / `greater` the smaller / larger,
+/// `bit_and` / `bit_or` / `bit_xor`); the one table of them (`super::cg_scan` uses it too).
+pub(super) fn combine(
+    b: &mut Build<'_>,
+    op: &str,
+    name: &str,
+    (a, bn): (&str, &str),
+    at: Span,
+) -> PResult<Expr> {
+    let (x, y) = (b.ident(a), b.ident(bn));
     let bin = match op {
         "plus" => BinOp::Add,
         "bit_and" => BinOp::And,
@@ -39,7 +48,7 @@ fn combine(b: &mut Build<'_>, op: &str, name: &str, at: Span) -> PResult<Expr> {
             // `(b < a ? b : a)`, `(b > a ? b : a)`.
             let cmp = if op == "less" { BinOp::Lt } else { BinOp::Gt };
             let c = b.bin(cmp, y, x);
-            let (y, x) = (b.ident("b"), b.ident("a"));
+            let (y, x) = (b.ident(bn), b.ident(a));
             return Ok(b.ternary(c, y, x));
         }
         other => {
@@ -61,38 +70,160 @@ fn int_ty() -> Ty {
     Ty::Val(ValTy::scalar(Scalar::I32))
 }
 
+/// A collective's value: each member's suffix (`""` for a scalar; `.mean`, `.inner.x` for a
+/// struct's scalar members) and type, and the struct it is.
+pub(super) struct Shape {
+    pub(super) members: Vec<(String, ValTy)>,
+    pub(super) record: Option<String>,
+}
+
+impl Shape {
+    /// `prefix` with each member's suffix (`v`, or `v.mean`, `v.m2`).
+    fn names(&self, prefix: &str) -> Vec<String> {
+        self.members
+            .iter()
+            .map(|(s, _)| format!("{prefix}{s}"))
+            .collect()
+    }
+}
+
+/// How a collective's step combines `a` (its own) and `b` (the value read) into `v`.
+pub(super) enum Combine {
+    /// A `cg::` operator over a scalar ([`combine`]).
+    Op(String),
+    /// A device function: a struct's `operator+` (`__r` = `f(a, b)`, then `v = __r`), a
+    /// closure's or function object's `operator()` (its captures first, parameters `__op.*`)
+    /// returning a struct or a scalar.
+    Call {
+        func: String,
+        struct_ret: bool,
+        closure: Vec<(String, Ty)>,
+    },
+    /// A struct's `operator<` / `operator>` (`cg::less`, `cg::greater`): `c = f(b, a)`, then
+    /// each member `v = c ? b : a` (C++ [comparisons]: `less` keeps the smaller).
+    Pick { func: String, ty: Ty },
+}
+
+impl Combine {
+    /// The closure's members, the function's trailing parameters.
+    fn closure(&self) -> &[(String, Ty)] {
+        match self {
+            Combine::Call { closure, .. } => closure,
+            _ => &[],
+        }
+    }
+}
+
+/// How far a step reads: a loop variable or a constant.
+#[derive(Clone, Copy)]
+enum By<'n> {
+    Var(&'n str),
+    Const(u64),
+}
+
+/// A declaration per name: `name = init(k)` of the k-th member's type.
+fn decls(
+    b: &mut Build<'_>,
+    shape: &Shape,
+    names: &[String],
+    mut init: impl FnMut(&mut Build<'_>, usize) -> Expr,
+) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for (k, n) in names.iter().enumerate() {
+        let e = init(b, k);
+        out.push(b.decl(n, Ty::Val(shape.members[k].1), Some(e)));
+    }
+    out
+}
+
+/// `target[k] = from[k]` for each member.
+fn copies(b: &mut Build<'_>, target: &[String], from: &[String]) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    for (t, f) in target.iter().zip(from) {
+        let (t, f) = (b.ident(t), b.ident(f));
+        let e = b.assign(None, t, f);
+        out.push(b.expr_stmt(e));
+    }
+    out
+}
+
+/// `func(__r.*, __op.*, x.*, y.*)` as a statement after the declarations of `__r.*` (each
+/// from `v`): the struct result of a function of two values.
+fn struct_call(
+    b: &mut Build<'_>,
+    shape: &Shape,
+    func: &str,
+    closure: &[(String, Ty)],
+    (x, y): (&str, &str),
+) -> Vec<Stmt> {
+    let r = shape.names("__r");
+    let v = shape.names("v");
+    let mut out = decls(b, shape, &r, |b, k| b.ident(&v[k]));
+    let mut args: Vec<Expr> = r.iter().map(|n| b.ident(n)).collect();
+    for (c, _) in closure {
+        args.push(b.ident(&format!("__op{c}")));
+    }
+    for n in shape.names(x).iter().chain(&shape.names(y)) {
+        args.push(b.ident(n));
+    }
+    let call = b.call(func, args);
+    out.push(b.expr_stmt(call));
+    out
+}
+
 impl Parser<'_> {
-    /// The device function of `cg::{name}` with operator `op` over a tile of `n` for a value
-    /// of type `ty`, built once; its name (see the module comment).
+    /// The device function of `cg::{name}` over a tile of `n` for a value of shape `shape`
+    /// combined by `how` (named by `tag`: the `cg::` operator, or the function's name), built
+    /// once; its name (see the module comment). A struct value is shuffled member by member
+    /// (the library moves a trivially copyable type in 32-bit pieces, each member's whole in
+    /// the same lane); the function then takes its result as references `__ret.*` (the
+    /// parser's struct lowering, `super::structs`). `minus`: a struct's `operator-`, for the
+    /// exclusive scan with `cg::plus` (rank r's inclusive result less its own value).
     ///
     /// # Errors
     /// An operator that is not one of `cg::`'s.
     pub(super) fn cg_tile_collective_fn(
         &mut self,
-        (name, op): (&str, &str),
+        (name, tag): (&str, &str),
         n: u32,
-        ty: ValTy,
+        (shape, how, minus): (&Shape, &Combine, Option<&str>),
         at: Span,
     ) -> PResult<String> {
-        let fname = mangle(&format!("__cg_{name}_{op}_{n}"), &[TArg::Type(ty)]);
+        let fname = match (&shape.record, shape.members.as_slice(), how) {
+            (None, [(_, ty)], Combine::Op(_)) => {
+                mangle(&format!("__cg_{name}_{tag}_{n}"), &[TArg::Type(*ty)])
+            }
+            (None, [(_, ty)], _) => mangle(&format!("__cg_{name}_{}_{n}", tidy(tag)), &[TArg::Type(*ty)]),
+            (Some(s), _, _) => format!("__cg_{name}_{}_{n}_struct_{}", tidy(tag), tidy(s)),
+            _ => return Err(KernelError::new(at.line, at.col, format!("cg::{name}: a value of no members"))),
+        };
         if self.fn_types.contains_key(&fname) {
             return Ok(fname);
         }
-        let t = Ty::Val(ty);
+        let op = match how {
+            Combine::Op(op) => op.as_str(),
+            _ => "",
+        };
         let hip = self.hip;
         let why = super::cg::partial_tile_why(n);
         let mut b = Build::fresh(&mut self.syn, at);
         let n64 = u64::from(n);
-        // `T b = read(v, by);`: the tile's `shfl_xor` or `shfl_up` of `v` by `by`.
-        let read = |b: &mut Build<'_>, xor: bool, by: Expr| -> Stmt {
-            let v = b.ident("v");
-            let width = b.int(n64);
-            let value = if hip {
-                b.call(
-                    if xor { "__shfl_xor" } else { "__shfl_up" },
-                    vec![v, by, width],
-                )
-            } else {
+        let (v_names, a_names, b_names) = (shape.names("v"), shape.names("a"), shape.names("b"));
+        // `T b = read(v, by);` per member: the tile's `shfl_xor` or `shfl_up` by `by`.
+        let read = |b: &mut Build<'_>, xor: bool, by: By<'_>| -> Vec<Stmt> {
+            decls(b, shape, &b_names, |b, k| {
+                let v = b.ident(&v_names[k]);
+                let by = match by {
+                    By::Var(x) => b.ident(x),
+                    By::Const(c) => b.int(c),
+                };
+                let width = b.int(n64);
+                if hip {
+                    return b.call(
+                        if xor { "__shfl_xor" } else { "__shfl_up" },
+                        vec![v, by, width],
+                    );
+                }
                 // The tile's own lanes as the mask: `(low << ((__lane_id() / n) * n))`.
                 let mask = if n >= 32 {
                     b.uint(0xffff_ffff)
@@ -125,24 +256,70 @@ impl Parser<'_> {
                 let whole = b.bin(BinOp::Eq, rem, zero);
                 let why = b.str(&why);
                 b.call(crate::builtins::VALID_ONLY, vec![shfl, whole, why])
-            };
-            b.decl("b", t, Some(value))
+            })
         };
-        // `T a = v; v = combine;` (for a scan, the assignment under `if (r >= d)`).
+        // `T a = v; v = combine;` (for a scan, the combination under `if (r >= d)`).
         let step = |b: &mut Build<'_>, guard: Option<Expr>| -> PResult<Vec<Stmt>> {
-            let v = b.ident("v");
-            let keep = b.decl("a", t, Some(v));
-            let target = b.ident("v");
-            let value = combine(b, op, name, at)?;
-            let set = b.assign(None, target, value);
-            let set = b.expr_stmt(set);
-            Ok(vec![
-                keep,
-                match guard {
-                    Some(c) => b.if_(c, set, None),
-                    None => set,
-                },
-            ])
+            let mut out = decls(b, shape, &a_names, |b, k| b.ident(&v_names[k]));
+            let mut set = match how {
+                Combine::Op(op) => {
+                    let target = b.ident("v");
+                    let value = combine(b, op, name, ("a", "b"), at)?;
+                    let e = b.assign(None, target, value);
+                    vec![b.expr_stmt(e)]
+                }
+                Combine::Call {
+                    func,
+                    struct_ret: true,
+                    closure,
+                } => {
+                    let mut s = struct_call(b, shape, func, closure, ("a", "b"));
+                    s.extend(copies(b, &v_names, &shape.names("__r")));
+                    s
+                }
+                Combine::Call { func, closure, .. } => {
+                    let mut args: Vec<Expr> =
+                        closure.iter().map(|(c, _)| b.ident(&format!("__op{c}"))).collect();
+                    args.push(b.ident("a"));
+                    args.push(b.ident("b"));
+                    let (target, value) = (b.ident("v"), b.call(func, args));
+                    let e = b.assign(None, target, value);
+                    vec![b.expr_stmt(e)]
+                }
+                Combine::Pick { func, ty } => {
+                    let args: Vec<Expr> = b_names.iter().chain(&a_names).map(|x| b.ident(x)).collect();
+                    let c = b.call(func, args);
+                    let mut s = vec![b.decl("__c", *ty, Some(c))];
+                    for k in 0..v_names.len() {
+                        let (c, y, x) = (b.ident("__c"), b.ident(&b_names[k]), b.ident(&a_names[k]));
+                        let pick = b.ternary(c, y, x);
+                        let target = b.ident(&v_names[k]);
+                        let e = b.assign(None, target, pick);
+                        s.push(b.expr_stmt(e));
+                    }
+                    s
+                }
+            };
+            let set = if set.len() == 1 {
+                set.remove(0)
+            } else {
+                b.block(set)
+            };
+            out.push(match guard {
+                Some(c) => b.if_(c, set, None),
+                None => set,
+            });
+            Ok(out)
+        };
+        // The end: a scalar returned, a struct's members into `__ret.*`.
+        let finish = |b: &mut Build<'_>, from: &[String]| -> Vec<Stmt> {
+            if shape.record.is_none() {
+                let v = b.ident(&from[0]);
+                return vec![b.ret(Some(v))];
+            }
+            let mut out = copies(b, &shape.names("__ret"), from);
+            out.push(b.ret(None));
+            out
         };
         let mut body = Vec::new();
         if name == "reduce" {
@@ -153,17 +330,15 @@ impl Parser<'_> {
             let cond = b.bin(BinOp::Gt, m, zero);
             let (m, one) = (b.ident("m"), b.int(1));
             let next = b.assign(Some(BinOp::Shr), m, one);
-            let m = b.ident("m");
-            let mut inner = vec![read(&mut b, true, m)];
+            let mut inner = read(&mut b, true, By::Var("m"));
             inner.extend(step(&mut b, None)?);
             let inner = b.block(inner);
             body.push(b.for_(init, cond, next, inner));
-            let v = b.ident("v");
-            body.push(b.ret(Some(v)));
+            body.extend(finish(&mut b, &v_names));
         } else {
             // `T own = v; int r = linear % n;`
-            let v = b.ident("v");
-            body.push(b.decl("own", t, Some(v)));
+            let own = shape.names("own");
+            body.extend(decls(&mut b, shape, &own, |b, k| b.ident(&v_names[k])));
             let linear = linear(&mut b);
             let nn = b.int(n64);
             let r = b.bin(BinOp::Rem, linear, nn);
@@ -175,31 +350,44 @@ impl Parser<'_> {
             let cond = b.bin(BinOp::Lt, d, nn);
             let (d, one) = (b.ident("d"), b.int(1));
             let next = b.assign(Some(BinOp::Shl), d, one);
-            let d = b.ident("d");
-            let mut inner = vec![read(&mut b, false, d)];
+            let mut inner = read(&mut b, false, By::Var("d"));
             let (r, d) = (b.ident("r"), b.ident("d"));
             let guard = b.bin(BinOp::Ge, r, d);
             inner.extend(step(&mut b, Some(guard))?);
             let inner = b.block(inner);
             body.push(b.for_(init, cond, next, inner));
-            match (name, op) {
+            match (name, op, &shape.record) {
+                // A struct: its inclusive result less its own value, `operator-`.
+                ("exclusive_scan", _, Some(s)) => {
+                    let Some(minus) = minus else {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "cg::exclusive_scan of a struct `{s}` is supported with cg::plus \
+                                 and `{s}`'s `operator-` here; scan each member, or take \
+                                 cg::inclusive_scan"
+                            ),
+                        ));
+                    };
+                    body.extend(struct_call(&mut b, shape, minus, &[], ("v", "own")));
+                    body.extend(finish(&mut b, &shape.names("__r")));
+                }
                 // Rank 0 gets 0 with `plus`, the rank below's inclusive result otherwise.
-                ("exclusive_scan", "plus") => {
-                    let one = b.int(1);
-                    body.push(read(&mut b, false, one));
+                ("exclusive_scan", "plus", None) => {
+                    body.extend(read(&mut b, false, By::Const(1)));
                     let (r, zero) = (b.ident("r"), b.int(0));
                     let first = b.bin(BinOp::Eq, r, zero);
                     let zero = b.int(0);
-                    let zero = b.cast(t, zero);
+                    let zero = b.cast(Ty::Val(shape.members[0].1), zero);
                     let zero = b.ret(Some(zero));
                     body.push(b.if_(first, zero, None));
                     let below = b.ident("b");
                     body.push(b.ret(Some(below)));
                 }
                 // With another operator rank 0 has no defined value.
-                ("exclusive_scan", _) => {
-                    let one = b.int(1);
-                    body.push(read(&mut b, false, one));
+                ("exclusive_scan", _, None) => {
+                    body.extend(read(&mut b, false, By::Const(1)));
                     let below = b.ident("b");
                     let (r, zero) = (b.ident("r"), b.int(0));
                     let not_first = b.bin(BinOp::Ne, r, zero);
@@ -207,15 +395,32 @@ impl Parser<'_> {
                     let e = b.call(crate::builtins::VALID_ONLY, vec![below, not_first, why]);
                     body.push(b.ret(Some(e)));
                 }
-                _ => {
-                    let v = b.ident("v");
-                    body.push(b.ret(Some(v)));
-                }
+                _ => body.extend(finish(&mut b, &v_names)),
             }
         }
         let body = b.block(body);
-        let params = vec![b.param("v", t)];
-        self.push_built_fn(&fname, t, params, body, at);
+        let mut params = Vec::new();
+        let ret = match &shape.record {
+            Some(_) => {
+                for (n, (_, ty)) in shape.names("__ret").iter().zip(&shape.members) {
+                    let mut p = b.param(n, Ty::Val(*ty));
+                    p.reference = true;
+                    params.push(p);
+                }
+                Ty::Void
+            }
+            None => Ty::Val(shape.members[0].1),
+        };
+        for (n, (_, ty)) in v_names.iter().zip(&shape.members) {
+            params.push(b.param(n, Ty::Val(*ty)));
+        }
+        for (c, ty) in how.closure() {
+            params.push(b.param(&format!("__op{c}"), *ty));
+        }
+        if let Some(s) = &shape.record {
+            self.fn_ret.insert(fname.clone(), s.clone());
+        }
+        self.push_built_fn(&fname, ret, params, body, at);
         Ok(fname)
     }
 
@@ -280,7 +485,7 @@ impl Parser<'_> {
         let acc = b.ident("acc");
         let keep = b.decl("a", t, Some(acc));
         let target = b.ident("acc");
-        let value = combine(&mut b, op, "reduce", at)?;
+        let value = combine(&mut b, op, "reduce", ("a", "b"), at)?;
         let set = b.assign(None, target, value);
         let set = b.expr_stmt(set);
         let inner = b.block(vec![other, keep, set]);
@@ -292,6 +497,13 @@ impl Parser<'_> {
         self.push_built_fn(&fname, t, params, body, at);
         Ok(fname)
     }
+}
+
+/// `s` with every character that is not a letter or digit as `_`, for a function's name.
+fn tidy(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 /// The thread's linear rank in its block, `threadIdx.x + blockDim.x * (threadIdx.y +
@@ -310,4 +522,340 @@ fn linear(b: &mut Build<'_>) -> Expr {
     let yz = b.bin(BinOp::Add, y, yz);
     let xyz = b.bin(BinOp::Mul, bx, yz);
     b.bin(BinOp::Add, x, xyz)
+}
+
+/// The `cg::` function objects a collective takes by name, with the operator each applies to
+/// a struct (C++ [arithmetic.operations], [comparisons], [bitwise.operations]).
+const CG_OPS: &[(&str, &str)] = &[
+    ("plus", "+"),
+    ("less", "<"),
+    ("greater", ">"),
+    ("bit_and", "&"),
+    ("bit_or", "|"),
+    ("bit_xor", "^"),
+];
+
+/// A collective's operator as written.
+pub(super) enum CgOperator {
+    /// A `cg::` function object (`cg::plus<int>()`), by name, at its position.
+    Named(String, Span),
+    /// A lambda or a function object (`Comb()`, `comb`): the closure or object, at its
+    /// position (cooperative_groups/reduce.h takes any binary function object).
+    Callable(Expr, Span),
+}
+
+/// The error of a collective whose value's type the parser cannot tell.
+pub(super) fn unknown_value_type(name: &str, at: Span) -> KernelError {
+    KernelError::new(
+        at.line,
+        at.col,
+        format!(
+            "cg::{name}: the type of the value is not known here; pass a variable or a cast \
+             (`(float)x`)"
+        ),
+    )
+}
+
+impl Parser<'_> {
+    /// The operator argument of `cg::{name}`, after its `,`.
+    ///
+    /// # Errors
+    /// A `cg::` name that is not one of its function objects; the argument's parse errors.
+    pub(super) fn cg_operator(&mut self, name: &str) -> PResult<CgOperator> {
+        let op_at = self.span();
+        let save = self.pos;
+        self.skip_cg_namespace();
+        let qualified = self.pos != save;
+        if let Tok::Ident(w) = self.peek(0).clone() {
+            let known = CG_OPS.iter().any(|(n, _)| *n == w);
+            let object = matches!(self.peek(1), Tok::Punct("<" | "(" | "{"));
+            if known && object && (qualified || !self.is_struct_name(&w)) {
+                self.bump();
+                // `plus<int>()` or `plus<>()` or `plus()`, or the same object
+                // list-initialized, `plus<int>{}` ([expr.type.conv]/2: both are a
+                // value-initialized temporary).
+                if self.eat("<") {
+                    while !self.eat(">") {
+                        if matches!(self.peek(0), Tok::Eof) {
+                            return self.err("`>`");
+                        }
+                        self.bump();
+                    }
+                }
+                if self.eat("{") {
+                    self.expect_punct("}")?;
+                } else {
+                    self.expect_punct("(")?;
+                    self.expect_punct(")")?;
+                }
+                return Ok(CgOperator::Named(w, op_at));
+            }
+            if qualified && !self.is_struct_name(&w) {
+                return Err(KernelError::new(
+                    op_at.line,
+                    op_at.col,
+                    format!(
+                        "cg::{name} with cg::{w} is not supported here (plus, less, greater, \
+                         bit_and, bit_or, bit_xor, a lambda or a function object)"
+                    ),
+                ));
+            }
+        }
+        self.pos = save;
+        let e = self.assign_expr()?;
+        Ok(CgOperator::Callable(e, op_at))
+    }
+
+    /// `cg::reduce` / scans over a tile of `n`: a call of the device function built for the
+    /// value's shape and the operator ([`Parser::cg_tile_collective_fn`]), its arguments the
+    /// value and, for a lambda or function object, the closure (its captures).
+    ///
+    /// # Errors
+    /// A value whose type the parser cannot tell, a struct with array or pointer members, an
+    /// operator that does not combine two values of the value's type.
+    pub(super) fn cg_collective(
+        &mut self,
+        name: &str,
+        op: CgOperator,
+        n: u32,
+        value: Expr,
+        at: Span,
+    ) -> PResult<Expr> {
+        self.big_tile_collective(n, name, at)?;
+        let record = self.struct_of(&value);
+        let shape = match &record {
+            Some(s) => Shape {
+                members: self.cg_members(s, at)?,
+                record: Some(s.clone()),
+            },
+            None => match self.expr_type(&value) {
+                Some(ty) => Shape {
+                    members: vec![(String::new(), ty)],
+                    record: None,
+                },
+                None => return Err(unknown_value_type(name, at)),
+            },
+        };
+        let mut callable = None;
+        let (how, tag, minus) = match (op, &record) {
+            (CgOperator::Named(op, _), None) => (Combine::Op(op.clone()), op, None),
+            (CgOperator::Named(op, op_at), Some(s)) => {
+                let sym = CG_OPS
+                    .iter()
+                    .find(|(n, _)| *n == op)
+                    .map_or("+", |(_, s)| *s);
+                let (func, struct_ret, ty) = self.cg_struct_operator(s, sym, &value, op_at)?;
+                let how = match (sym, struct_ret) {
+                    ("<" | ">", false) => Combine::Pick {
+                        func: func.clone(),
+                        ty,
+                    },
+                    (_, true) if sym != "<" && sym != ">" => Combine::Call {
+                        func: func.clone(),
+                        struct_ret: true,
+                        closure: Vec::new(),
+                    },
+                    _ => {
+                        return Err(KernelError::new(
+                            op_at.line,
+                            op_at.col,
+                            format!(
+                                "cg::{name} with cg::{op} over `{s}` needs `{s}`'s \
+                                 `operator{sym}` returning {}",
+                                if sym == "<" || sym == ">" {
+                                    "bool".to_string()
+                                } else {
+                                    format!("a `{s}`")
+                                }
+                            ),
+                        ))
+                    }
+                };
+                let minus = if name == "exclusive_scan" && op == "plus" {
+                    Some(self.cg_struct_operator(s, "-", &value, op_at)?.0)
+                } else {
+                    None
+                };
+                (how, func, minus)
+            }
+            (CgOperator::Callable(e, op_at), _) => {
+                let how = self.cg_callable(name, &e, &value, record.as_deref(), op_at)?;
+                let tag = match &how {
+                    Combine::Call { func, .. } => func.clone(),
+                    _ => String::new(),
+                };
+                callable = Some(e);
+                (how, tag, None)
+            }
+        };
+        let f = self.cg_tile_collective_fn((name, &tag), n, (&shape, &how, minus.as_deref()), at)?;
+        let mut args = vec![value];
+        args.extend(callable);
+        Ok(Expr::new(ExprKind::Call(f, args), at))
+    }
+
+    /// The scalar members of struct `s` as a collective's value: each suffix and type.
+    ///
+    /// # Errors
+    /// A member that is an array or a pointer: the shuffle is written for scalar members.
+    fn cg_members(&self, s: &str, at: Span) -> PResult<Vec<(String, ValTy)>> {
+        let mut out = Vec::new();
+        for l in self.leaves(s, at)? {
+            match l.ty {
+                Ty::Val(v) if l.count == 0 => out.push((format!(".{}", l.path), v)),
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "a cooperative-groups collective over `{s}` shuffles its members one \
+                             by one here, and member `{}` is an array or a pointer; reduce a \
+                             struct of scalar members, or shuffle the members yourself",
+                            l.path
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The device function of the `operator{sym}` that `value sym value` calls for struct `s`
+    /// ([over.match.oper]): its name, whether it returns an `s` (`__ret.*` first), and its
+    /// result type otherwise. A member operator's receiver members come where a free one's
+    /// first parameter's do.
+    ///
+    /// # Errors
+    /// No such operator, several equally good, or one inherited from a base class.
+    fn cg_struct_operator(
+        &mut self,
+        s: &str,
+        sym: &str,
+        value: &Expr,
+        at: Span,
+    ) -> PResult<(String, bool, Ty)> {
+        let call = self.operator_call(sym, vec![value.clone(), value.clone()], at)?;
+        let Some(Expr {
+            kind: ExprKind::Call(key, _),
+            ..
+        }) = call
+        else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("a cooperative-groups collective over `{s}` needs `{s}`'s `operator{sym}`"),
+            ));
+        };
+        let Some(m) = key.strip_prefix("@m:") else {
+            let ty = self.fn_types.get(&key).copied().unwrap_or(Ty::Void);
+            return Ok((key.clone(), self.fn_ret.get(&key).is_some_and(|r| r == s), ty));
+        };
+        match self.structs.get(s).and_then(|d| d.methods.get(m)) {
+            Some(method) if method.inherited.is_none() => Ok((
+                method.func.clone(),
+                method.ret == Ret::Struct(s.to_string()),
+                method.ty,
+            )),
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{s}`'s `operator{sym}` is inherited from a base class; declare it in `{s}` \
+                     for a cooperative-groups collective"
+                ),
+            )),
+        }
+    }
+
+    /// A lambda or function object `e` as the operator of `cg::{name}` over `value` (a
+    /// `record`, or a scalar): its `operator()` (a generic lambda's instance for the value's
+    /// type, an overload chosen for it, C++17 [over.call]) called with the closure's members
+    /// first.
+    ///
+    /// # Errors
+    /// `e` is not callable, its result is not the value's type, or it holds an array.
+    fn cg_callable(
+        &mut self,
+        name: &str,
+        e: &Expr,
+        value: &Expr,
+        record: Option<&str>,
+        at: Span,
+    ) -> PResult<Combine> {
+        let Some(s) = self.struct_of(e) else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "cg::{name} takes a cg:: operator (plus, less, greater, bit_and, bit_or, \
+                     bit_xor), a lambda or a function object with `operator()` here"
+                ),
+            ));
+        };
+        let args = [value.clone(), value.clone()];
+        let mut m = "operator()".to_string();
+        let has = self
+            .structs
+            .get(&s)
+            .is_some_and(|d| d.methods.contains_key(&m));
+        if !has {
+            if let Some(inst) = self.closure_call_template(&s, &args, at)? {
+                m = inst;
+            }
+        }
+        let m = self.resolve_method(&s, &m, &args, at)?;
+        let shown = if s.starts_with("lambda#") {
+            "the lambda".to_string()
+        } else {
+            format!("`{s}`")
+        };
+        let Some(method) = self
+            .structs
+            .get(&s)
+            .and_then(|d| d.methods.get(&m))
+            .filter(|m| m.inherited.is_none())
+            .cloned()
+        else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{shown} is not callable here (it has no `operator()` of its own)"),
+            ));
+        };
+        let struct_ret = match (&method.ret, record) {
+            (Ret::Struct(r), Some(v)) if r == v => true,
+            (Ret::Plain, None) if matches!(method.ty, Ty::Val(_)) => false,
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "the operator of cg::{name} must return the value's type ({}); {shown} \
+                         does not",
+                        record.map_or("a scalar".to_string(), |r| format!("`{r}`"))
+                    ),
+                ))
+            }
+        };
+        let mut closure = Vec::new();
+        for l in self.leaves(&s, at)? {
+            if l.count > 0 {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "{shown} holds the array `{}`; a cooperative-groups collective takes an \
+                         operator of scalar members here",
+                        l.path
+                    ),
+                ));
+            }
+            closure.push((format!(".{}", l.path), l.ty));
+        }
+        Ok(Combine::Call {
+            func: method.func,
+            struct_ret,
+            closure,
+        })
+    }
 }

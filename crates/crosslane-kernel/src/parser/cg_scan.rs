@@ -51,24 +51,6 @@ impl Parser<'_> {
         }
     }
 
-    /// `op(lower, own)` for a `cg::` operator name.
-    fn cg_op_node(&mut self, op: &str, lower: &str, own: &str, at: Span) -> Expr {
-        let (a, b) = (self.e_ident(at, lower), self.e_ident(at, own));
-        let bin = |p: &mut Self, o| p.e_bin(at, o, a.clone(), b.clone());
-        match op {
-            "less" | "greater" => {
-                let cmp = if op == "less" { BinOp::Lt } else { BinOp::Gt };
-                let c = self.e_bin(at, cmp, b.clone(), a.clone());
-                let s = self.syn_span(at);
-                Expr::new(ExprKind::Ternary(Box::new(c), Box::new(b), Box::new(a)), s)
-            }
-            "bit_and" => bin(self, BinOp::And),
-            "bit_or" => bin(self, BinOp::Or),
-            "bit_xor" => bin(self, BinOp::Xor),
-            _ => bin(self, BinOp::Add),
-        }
-    }
-
     /// `cg::{inclusive,exclusive}_scan(g, value, op)` over the coalesced group of members
     /// `mask`: a call of the generated device function.
     ///
@@ -107,7 +89,7 @@ impl Parser<'_> {
             self.wave
         );
         if !self.fn_types.contains_key(&fname) {
-            let f = self.cscan_fn(&fname, name, op, ty, at);
+            let f = self.cscan_fn(&fname, name, op, ty, at)?;
             self.fn_types.insert(fname.clone(), f.ret);
             self.extra_fns.push(f);
         }
@@ -115,7 +97,14 @@ impl Parser<'_> {
         Ok(Expr::new(ExprKind::Call(fname, vec![value, mask]), s))
     }
 
-    fn cscan_fn(&mut self, fname: &str, name: &str, op: &str, ty: ValTy, at: Span) -> Function {
+    fn cscan_fn(
+        &mut self,
+        fname: &str,
+        name: &str,
+        op: &str,
+        ty: ValTy,
+        at: Span,
+    ) -> PResult<Function> {
         let st = |kind| Stmt {
             kind,
             span: at,
@@ -156,7 +145,11 @@ impl Parser<'_> {
             body.push(decl(self, &b, ty, read));
             let (r, dd) = (self.e_ident(at, "rank"), self.e_int(at, d));
             let cond = self.e_bin(at, BinOp::Ge, r, dd);
-            let comb = self.cg_op_node(op, &b, "v", at);
+            // `op(lower, own)`, from the one table of `cg::` operators.
+            let comb = {
+                let mut build = super::build::Build::fresh(&mut self.syn, at);
+                super::cg_collect::combine(&mut build, op, name, (&b, "v"), at)?
+            };
             let target = self.e_ident(at, "v");
             let s = self.syn_span(at);
             let set = st(StmtKind::Expr(Expr::new(
@@ -196,7 +189,7 @@ impl Parser<'_> {
         let v = self.e_ident(at, "v");
         body.push(st(StmtKind::Return(Some(v))));
         let mask_ty = self.mask_ty();
-        Function {
+        Ok(Function {
             name: fname.to_string(),
             entry: false,
             ret: Ty::Val(ty),
@@ -222,6 +215,6 @@ impl Parser<'_> {
             span: at,
             snippet: false,
             defaults: Vec::new(),
-        }
+        })
     }
 }

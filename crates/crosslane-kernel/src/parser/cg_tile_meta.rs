@@ -95,8 +95,8 @@ impl Parser<'_> {
                 Some((g, n)) => (meta_names(&g), n),
                 None => (
                     (
-                        format!("__cg_meta_unused_rank_{k}"),
-                        format!("__cg_meta_unused_size_{k}"),
+                        format!("{}unused_rank_{k}", super::cg::HIDDEN_META_PREFIX),
+                        format!("{}unused_size_{k}", super::cg::HIDDEN_META_PREFIX),
                     ),
                     self.wave,
                 ),

@@ -232,21 +232,8 @@ impl Parser<'_> {
     pub(super) fn items_temp(&mut self, name: &str, ty: Ty, init: Option<Expr>, at: Span) {
         self.declare(name, ty);
         let span = self.syn_span(at);
-        self.pre.push(Stmt {
-            kind: StmtKind::Decl(
-                Storage::default(),
-                vec![Declarator {
-                    name: name.to_string(),
-                    ty,
-                    array: None,
-                    init,
-                    span,
-                    id: NodeId::fresh(),
-                }],
-            ),
-            span: at,
-            end: at,
-        });
+        self.pre
+            .push(super::build::decl_at(name, ty, init, at, span));
     }
 
     fn items_err(&self, at: Span, what: &str) -> KernelError {

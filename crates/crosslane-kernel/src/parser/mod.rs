@@ -56,6 +56,7 @@ mod cg_tile_meta;
 mod cg_vec;
 mod explicit_spec;
 mod ext_vector;
+pub(crate) use cg::HIDDEN_META_PREFIX;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_ANY, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;

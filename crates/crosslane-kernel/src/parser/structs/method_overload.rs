@@ -59,7 +59,7 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// No viable overload, or an ambiguous call (as for a free function).
-    pub(super) fn resolve_method(
+    pub(in crate::parser) fn resolve_method(
         &mut self,
         s: &str,
         m: &str,
