@@ -131,6 +131,33 @@ impl<'a> Build<'a> {
         decl_at(name, ty, init, at, name_at)
     }
 
+    /// `T1 n1 = i1, T2 n2 = i2, …;`: one declaration statement of several names, each with its
+    /// own type (a struct value's members declared together, as the struct lowering declares
+    /// them, one trace step for all).
+    pub(super) fn decls(&mut self, items: Vec<(String, Ty, Option<Expr>)>) -> Stmt {
+        let declarators = items
+            .into_iter()
+            .map(|(name, ty, init)| Declarator {
+                name,
+                ty,
+                array: None,
+                init,
+                span: self.span(),
+                id: NodeId::fresh(),
+            })
+            .collect();
+        self.stmt(StmtKind::Decl(Storage::default(), declarators))
+    }
+
+    /// `(e1, e2, …)`: the expressions in order as one (the last's value); `None` for none.
+    pub(super) fn comma(&mut self, exprs: Vec<Expr>) -> Option<Expr> {
+        let mut it = exprs.into_iter();
+        let first = it.next()?;
+        Some(it.fold(first, |acc, e| {
+            self.node(ExprKind::Comma(Box::new(acc), Box::new(e)))
+        }))
+    }
+
     /// `e;`.
     pub(super) fn expr_stmt(&mut self, e: Expr) -> Stmt {
         self.stmt(StmtKind::Expr(e))

@@ -689,17 +689,23 @@ impl Parser<'_> {
                         ))
                     }
                     Group::Coalesced(_) => {
-                        let CgOperator::Named(op, _) = op else {
-                            return Err(KernelError::new(
-                                at.line,
-                                at.col,
-                                format!(
-                                    "cg::{name} over a coalesced group with a lambda or a \
-                                     function object is not supported here; take a tile, or a \
-                                     cg:: operator (plus, less, greater, bit_and, bit_or, \
-                                     bit_xor)"
-                                ),
-                            ));
+                        let op = match op {
+                            CgOperator::Named(op, _) => op,
+                            CgOperator::Callable(e, _) => {
+                                let what = match self.struct_of(&e) {
+                                    Some(s) if s.starts_with("lambda#") => "a lambda",
+                                    _ => "a function object",
+                                };
+                                return Err(KernelError::new(
+                                    at.line,
+                                    at.col,
+                                    format!(
+                                        "cg::{name} over a coalesced group with {what} is not \
+                                         supported here; take a tile, or a cg:: operator (plus, \
+                                         less, greater, bit_and, bit_or, bit_xor)"
+                                    ),
+                                ));
+                            }
                         };
                         if name == "reduce" {
                             return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);

@@ -121,34 +121,35 @@ enum By<'n> {
     Const(u64),
 }
 
-/// A declaration per name: `name = init(k)` of the k-th member's type.
+/// `name = init(k)` of the k-th member's type for each name: one declaration statement (a
+/// struct value's members together, as the struct lowering declares a struct), `init` `None`
+/// for names declared without a value.
 fn decls(
     b: &mut Build<'_>,
     shape: &Shape,
     names: &[String],
-    mut init: impl FnMut(&mut Build<'_>, usize) -> Expr,
-) -> Vec<Stmt> {
-    let mut out = Vec::new();
+    mut init: Option<&mut dyn FnMut(&mut Build<'_>, usize) -> Expr>,
+) -> Stmt {
+    let mut items = Vec::new();
     for (k, n) in names.iter().enumerate() {
-        let e = init(b, k);
-        out.push(b.decl(n, Ty::Val(shape.members[k].1), Some(e)));
+        let e = init.as_mut().map(|f| f(b, k));
+        items.push((n.clone(), Ty::Val(shape.members[k].1), e));
     }
-    out
+    b.decls(items)
 }
 
-/// `target[k] = from[k]` for each member.
+/// `(target[k] = from[k], …)` for each member, as one statement.
 fn copies(b: &mut Build<'_>, target: &[String], from: &[String]) -> Vec<Stmt> {
-    let mut out = Vec::new();
+    let mut sets = Vec::new();
     for (t, f) in target.iter().zip(from) {
         let (t, f) = (b.ident(t), b.ident(f));
-        let e = b.assign(None, t, f);
-        out.push(b.expr_stmt(e));
+        sets.push(b.assign(None, t, f));
     }
-    out
+    b.comma(sets).map(|e| b.expr_stmt(e)).into_iter().collect()
 }
 
-/// `func(__r.*, __op.*, x.*, y.*)` as a statement after the declarations of `__r.*` (each
-/// from `v`): the struct result of a function of two values.
+/// `func(__r.*, __op.*, x.*, y.*)` as a statement after the declaration of `__r.*`: the
+/// struct result of a function of two values.
 fn struct_call(
     b: &mut Build<'_>,
     shape: &Shape,
@@ -157,8 +158,7 @@ fn struct_call(
     (x, y): (&str, &str),
 ) -> Vec<Stmt> {
     let r = shape.names("__r");
-    let v = shape.names("v");
-    let mut out = decls(b, shape, &r, |b, k| b.ident(&v[k]));
+    let mut out = vec![decls(b, shape, &r, None)];
     let mut args: Vec<Expr> = r.iter().map(|n| b.ident(n)).collect();
     for (c, _) in closure {
         args.push(b.ident(&format!("__op{c}")));
@@ -211,7 +211,7 @@ impl Parser<'_> {
         let (v_names, a_names, b_names) = (shape.names("v"), shape.names("a"), shape.names("b"));
         // `T b = read(v, by);` per member: the tile's `shfl_xor` or `shfl_up` by `by`.
         let read = |b: &mut Build<'_>, xor: bool, by: By<'_>| -> Vec<Stmt> {
-            decls(b, shape, &b_names, |b, k| {
+            let mut shuffle = |b: &mut Build<'_>, k: usize| {
                 let v = b.ident(&v_names[k]);
                 let by = match by {
                     By::Var(x) => b.ident(x),
@@ -256,11 +256,22 @@ impl Parser<'_> {
                 let whole = b.bin(BinOp::Eq, rem, zero);
                 let why = b.str(&why);
                 b.call(crate::builtins::VALID_ONLY, vec![shfl, whole, why])
-            })
+            };
+            if shape.record.is_none() {
+                return vec![decls(b, shape, &b_names, Some(&mut shuffle))];
+            }
+            // A struct: `T b;`, then each member's shuffle its own statement.
+            let mut out = vec![decls(b, shape, &b_names, None)];
+            for (k, n) in b_names.iter().enumerate() {
+                let (target, value) = (b.ident(n), shuffle(b, k));
+                let e = b.assign(None, target, value);
+                out.push(b.expr_stmt(e));
+            }
+            out
         };
         // `T a = v; v = combine;` (for a scan, the combination under `if (r >= d)`).
         let step = |b: &mut Build<'_>, guard: Option<Expr>| -> PResult<Vec<Stmt>> {
-            let mut out = decls(b, shape, &a_names, |b, k| b.ident(&v_names[k]));
+            let mut out = vec![decls(b, shape, &a_names, Some(&mut |b, k| b.ident(&v_names[k])))];
             let mut set = match how {
                 Combine::Op(op) => {
                     let target = b.ident("v");
@@ -290,13 +301,14 @@ impl Parser<'_> {
                     let args: Vec<Expr> = b_names.iter().chain(&a_names).map(|x| b.ident(x)).collect();
                     let c = b.call(func, args);
                     let mut s = vec![b.decl("__c", *ty, Some(c))];
+                    let mut picks = Vec::new();
                     for k in 0..v_names.len() {
                         let (c, y, x) = (b.ident("__c"), b.ident(&b_names[k]), b.ident(&a_names[k]));
                         let pick = b.ternary(c, y, x);
                         let target = b.ident(&v_names[k]);
-                        let e = b.assign(None, target, pick);
-                        s.push(b.expr_stmt(e));
+                        picks.push(b.assign(None, target, pick));
                     }
+                    s.extend(b.comma(picks).map(|e| b.expr_stmt(e)));
                     s
                 }
             };
@@ -338,7 +350,7 @@ impl Parser<'_> {
         } else {
             // `T own = v; int r = linear % n;`
             let own = shape.names("own");
-            body.extend(decls(&mut b, shape, &own, |b, k| b.ident(&v_names[k])));
+            body.push(decls(&mut b, shape, &own, Some(&mut |b, k| b.ident(&v_names[k]))));
             let linear = linear(&mut b);
             let nn = b.int(n64);
             let r = b.bin(BinOp::Rem, linear, nn);
@@ -676,7 +688,7 @@ impl Parser<'_> {
                 } else {
                     None
                 };
-                (how, func, minus)
+                (how, op, minus)
             }
             (CgOperator::Callable(e, op_at), _) => {
                 let how = self.cg_callable(name, &e, &value, record.as_deref(), op_at)?;
@@ -851,6 +863,26 @@ impl Parser<'_> {
                 ));
             }
             closure.push((format!(".{}", l.path), l.ty));
+        }
+        // Its parameters, lowered: the result's members (a struct), the closure's, then two
+        // values' members (C++17 [over.call]: `op(a, b)` with two values of the value's type).
+        let members = record.map_or(Ok(1), |r| self.leaves(r, at).map(|l| l.len()))?;
+        let want = closure.len() + members * (2 + usize::from(struct_ret));
+        let given = self
+            .extra_fns
+            .iter()
+            .find(|f| f.name == method.func)
+            .map(|f| f.params.len());
+        if given.is_some_and(|g| g != want) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "the operator of cg::{name} takes two values of the value's type ({}); \
+                     {shown} takes other parameters",
+                    record.map_or("a scalar".to_string(), |r| format!("`{r}`")),
+                ),
+            ));
         }
         Ok(Combine::Call {
             func: method.func,

@@ -28,6 +28,7 @@ mod kernel_cg_big_tiles;
 mod kernel_cg_gaps;
 mod kernel_cg_groups;
 mod kernel_cg_small_tiles;
+mod kernel_cg_struct_collectives;
 mod kernel_cg_tile_meta;
 mod kernel_contract;
 mod kernel_conversions;
