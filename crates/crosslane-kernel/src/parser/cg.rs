@@ -15,10 +15,10 @@
 //! deduced from a group argument binds the group's kind.
 
 use super::build::Build;
+use super::cg_collect::{unknown_value_type, CgOperator};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
-use super::cg_collect::{unknown_value_type, CgOperator};
 use crate::KernelError;
 
 /// What the parser knows of a coalesced group's place among its siblings.

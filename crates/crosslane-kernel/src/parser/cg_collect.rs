@@ -1,6 +1,11 @@
-//! The device functions that `cg::reduce`, `cg::inclusive_scan` and `cg::exclusive_scan` of a
-//! scalar value call, built as syntax-tree nodes ([`super::build`]), one per collective,
-//! operator, group size and value type (`__cg_reduce_plus_16<int>`).
+//! The device functions that `cg::reduce`, `cg::inclusive_scan` and `cg::exclusive_scan` call,
+//! built as syntax-tree nodes ([`super::build`]), never as C++ text: one per collective,
+//! operator, group size and value type (`__cg_reduce_plus_16<int>`). The value is a scalar or a
+//! struct of scalar members (shuffled member by member, as the library moves a trivially
+//! copyable type in 32-bit pieces); the operator a `cg::` function object, a struct's operator
+//! it names (`cg::plus<MV>()`: `MV`'s `operator+`, chosen by overload resolution, C++17
+//! [over.match.oper]), a lambda or a function object (its `operator()`, a generic lambda's
+//! instance for the value's type, called with the closure's members first).
 //!
 //! Source: CUDA C++ Programming Guide, Cooperative Groups, "reduce" ("the result of the
 //! reduction to every thread in the group"), "inclusive_scan" / "exclusive_scan" (thread of
@@ -121,6 +126,9 @@ enum By<'n> {
     Const(u64),
 }
 
+/// A member's initializer by its index.
+type Init<'f> = dyn FnMut(&mut Build<'_>, usize) -> Expr + 'f;
+
 /// `name = init(k)` of the k-th member's type for each name: one declaration statement (a
 /// struct value's members together, as the struct lowering declares a struct), `init` `None`
 /// for names declared without a value.
@@ -128,7 +136,7 @@ fn decls(
     b: &mut Build<'_>,
     shape: &Shape,
     names: &[String],
-    mut init: Option<&mut dyn FnMut(&mut Build<'_>, usize) -> Expr>,
+    mut init: Option<&mut Init<'_>>,
 ) -> Stmt {
     let mut items = Vec::new();
     for (k, n) in names.iter().enumerate() {
@@ -193,9 +201,18 @@ impl Parser<'_> {
             (None, [(_, ty)], Combine::Op(_)) => {
                 mangle(&format!("__cg_{name}_{tag}_{n}"), &[TArg::Type(*ty)])
             }
-            (None, [(_, ty)], _) => mangle(&format!("__cg_{name}_{}_{n}", tidy(tag)), &[TArg::Type(*ty)]),
+            (None, [(_, ty)], _) => mangle(
+                &format!("__cg_{name}_{}_{n}", tidy(tag)),
+                &[TArg::Type(*ty)],
+            ),
             (Some(s), _, _) => format!("__cg_{name}_{}_{n}_struct_{}", tidy(tag), tidy(s)),
-            _ => return Err(KernelError::new(at.line, at.col, format!("cg::{name}: a value of no members"))),
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("cg::{name}: a value of no members"),
+                ))
+            }
         };
         if self.fn_types.contains_key(&fname) {
             return Ok(fname);
@@ -271,7 +288,12 @@ impl Parser<'_> {
         };
         // `T a = v; v = combine;` (for a scan, the combination under `if (r >= d)`).
         let step = |b: &mut Build<'_>, guard: Option<Expr>| -> PResult<Vec<Stmt>> {
-            let mut out = vec![decls(b, shape, &a_names, Some(&mut |b, k| b.ident(&v_names[k])))];
+            let mut out = vec![decls(
+                b,
+                shape,
+                &a_names,
+                Some(&mut |b, k| b.ident(&v_names[k])),
+            )];
             let mut set = match how {
                 Combine::Op(op) => {
                     let target = b.ident("v");
@@ -289,8 +311,10 @@ impl Parser<'_> {
                     s
                 }
                 Combine::Call { func, closure, .. } => {
-                    let mut args: Vec<Expr> =
-                        closure.iter().map(|(c, _)| b.ident(&format!("__op{c}"))).collect();
+                    let mut args: Vec<Expr> = closure
+                        .iter()
+                        .map(|(c, _)| b.ident(&format!("__op{c}")))
+                        .collect();
                     args.push(b.ident("a"));
                     args.push(b.ident("b"));
                     let (target, value) = (b.ident("v"), b.call(func, args));
@@ -298,12 +322,14 @@ impl Parser<'_> {
                     vec![b.expr_stmt(e)]
                 }
                 Combine::Pick { func, ty } => {
-                    let args: Vec<Expr> = b_names.iter().chain(&a_names).map(|x| b.ident(x)).collect();
+                    let args: Vec<Expr> =
+                        b_names.iter().chain(&a_names).map(|x| b.ident(x)).collect();
                     let c = b.call(func, args);
                     let mut s = vec![b.decl("__c", *ty, Some(c))];
                     let mut picks = Vec::new();
                     for k in 0..v_names.len() {
-                        let (c, y, x) = (b.ident("__c"), b.ident(&b_names[k]), b.ident(&a_names[k]));
+                        let (c, y, x) =
+                            (b.ident("__c"), b.ident(&b_names[k]), b.ident(&a_names[k]));
                         let pick = b.ternary(c, y, x);
                         let target = b.ident(&v_names[k]);
                         picks.push(b.assign(None, target, pick));
@@ -350,7 +376,12 @@ impl Parser<'_> {
         } else {
             // `T own = v; int r = linear % n;`
             let own = shape.names("own");
-            body.push(decls(&mut b, shape, &own, Some(&mut |b, k| b.ident(&v_names[k]))));
+            body.push(decls(
+                &mut b,
+                shape,
+                &own,
+                Some(&mut |b, k| b.ident(&v_names[k])),
+            ));
             let linear = linear(&mut b);
             let nn = b.int(n64);
             let r = b.bin(BinOp::Rem, linear, nn);
@@ -700,7 +731,8 @@ impl Parser<'_> {
                 (how, tag, None)
             }
         };
-        let f = self.cg_tile_collective_fn((name, &tag), n, (&shape, &how, minus.as_deref()), at)?;
+        let f =
+            self.cg_tile_collective_fn((name, &tag), n, (&shape, &how, minus.as_deref()), at)?;
         let mut args = vec![value];
         args.extend(callable);
         Ok(Expr::new(ExprKind::Call(f, args), at))
@@ -760,7 +792,11 @@ impl Parser<'_> {
         };
         let Some(m) = key.strip_prefix("@m:") else {
             let ty = self.fn_types.get(&key).copied().unwrap_or(Ty::Void);
-            return Ok((key.clone(), self.fn_ret.get(&key).is_some_and(|r| r == s), ty));
+            return Ok((
+                key.clone(),
+                self.fn_ret.get(&key).is_some_and(|r| r == s),
+                ty,
+            ));
         };
         match self.structs.get(s).and_then(|d| d.methods.get(m)) {
             Some(method) if method.inherited.is_none() => Ok((

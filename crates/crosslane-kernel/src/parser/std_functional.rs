@@ -14,23 +14,54 @@ use super::templates::Template;
 use super::Parser;
 use crate::lexer::{lex, Token};
 
-/// Each function object: its name, result type and the expression `operator()` returns.
-const FUNCTORS: &[(&str, &str, &str)] = &[
-    ("plus", "T", "a + b"),
-    ("minus", "T", "a - b"),
-    ("multiplies", "T", "a * b"),
-    ("divides", "T", "a / b"),
-    ("modulus", "T", "a % b"),
-    ("bit_and", "T", "a & b"),
-    ("bit_or", "T", "a | b"),
-    ("bit_xor", "T", "a ^ b"),
-    ("less", "bool", "a < b"),
-    ("greater", "bool", "a > b"),
+/// Each function object: its name and its declaration as the header has it (a class template
+/// body over `T`, read as a header is: declarations, not a lowering of a call).
+const FUNCTORS: &[(&str, &str)] = &[
+    (
+        "plus",
+        "struct plus { __device__ T operator()(const T& a, const T& b) const { return a + b; } };",
+    ),
+    (
+        "minus",
+        "struct minus { __device__ T operator()(const T& a, const T& b) const { return a - b; } };",
+    ),
+    (
+        "multiplies",
+        "struct multiplies { __device__ T operator()(const T& a, const T& b) const { return a * b; } };",
+    ),
+    (
+        "divides",
+        "struct divides { __device__ T operator()(const T& a, const T& b) const { return a / b; } };",
+    ),
+    (
+        "modulus",
+        "struct modulus { __device__ T operator()(const T& a, const T& b) const { return a % b; } };",
+    ),
+    (
+        "bit_and",
+        "struct bit_and { __device__ T operator()(const T& a, const T& b) const { return a & b; } };",
+    ),
+    (
+        "bit_or",
+        "struct bit_or { __device__ T operator()(const T& a, const T& b) const { return a | b; } };",
+    ),
+    (
+        "bit_xor",
+        "struct bit_xor { __device__ T operator()(const T& a, const T& b) const { return a ^ b; } };",
+    ),
+    (
+        "less",
+        "struct less { __device__ bool operator()(const T& a, const T& b) const { return a < b; } };",
+    ),
+    (
+        "greater",
+        "struct greater { __device__ bool operator()(const T& a, const T& b) const { return a > b; } };",
+    ),
 ];
 
 /// Whether `name` is one of the function objects defined here.
 pub(super) fn is_functor(name: &str) -> bool {
-    FUNCTORS.iter().any(|(n, _, _)| *n == name)
+    FUNCTORS.iter().any(|(n, _)| *n == name)
 }
 
 impl Parser<'_> {
@@ -43,7 +74,7 @@ impl Parser<'_> {
             let Some(name) = word(tokens.get(k + 2)) else {
                 continue;
             };
-            let Some((_, ret, body)) = FUNCTORS.iter().find(|(n, _, _)| *n == name) else {
+            let Some((_, text)) = FUNCTORS.iter().find(|(n, _)| *n == name) else {
                 continue;
             };
             if word(Some(t)) != Some("std")
@@ -63,11 +94,7 @@ impl Parser<'_> {
             if own {
                 continue;
             }
-            let text = format!(
-                "struct {name} {{ __device__ {ret} operator()(const T& a, const T& b) const {{ \
-                 return {body}; }} }};"
-            );
-            let Ok(lexed) = lex(&text) else {
+            let Ok(lexed) = lex(text) else {
                 continue;
             };
             // At the use's position: a message about the definition points at the source.

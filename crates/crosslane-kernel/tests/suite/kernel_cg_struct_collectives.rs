@@ -141,7 +141,11 @@ __global__ void k(int* in_n, float* in_w, int* ex_n, float* ex_w) {
     let count = per_tile(64, 4, true, |_| 1i128, |a, b| a + b);
     let w = per_tile(64, 4, true, |u| 0.5 * u as f64, |a, b| a + b);
     let ex_count: Vec<i128> = count.iter().map(|x| x - 1).collect();
-    let ex_w: Vec<f64> = w.iter().enumerate().map(|(u, x)| x - 0.5 * u as f64).collect();
+    let ex_w: Vec<f64> = w
+        .iter()
+        .enumerate()
+        .map(|(u, x)| x - 0.5 * u as f64)
+        .collect();
     assert_eq!(ints(&t, "in_n"), some(&count));
     assert_eq!(floats(&t, "in_w"), some(&w));
     assert_eq!(ints(&t, "ex_n"), some(&ex_count));
@@ -259,5 +263,13 @@ __global__ void k(int* out) {
     assert_eq!(ints(&t, "out"), some(&want));
     // At the call's line: the parameter `t`'s binding and the statement itself.
     let at_call = t.steps.iter().filter(|s| s.line == 8).count();
-    assert_eq!(at_call, 2, "{:?}", t.steps.iter().map(|s| (s.line, &s.text)).collect::<Vec<_>>());
+    assert_eq!(
+        at_call,
+        2,
+        "{:?}",
+        t.steps
+            .iter()
+            .map(|s| (s.line, &s.text))
+            .collect::<Vec<_>>()
+    );
 }
