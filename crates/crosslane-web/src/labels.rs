@@ -112,68 +112,6 @@ pub fn input_tip(
     )
 }
 
-/// `x` with `decimals` digits after the point (at most 9), exactly as `format!("{x:.N}")` writes
-/// it: the exact binary value rounded half to even, a sign on negative values and negative zero
-/// (`-0.00`). Written with integer arithmetic so that the page's first module carries no copy of
-/// the standard library's exact float formatting (Dragon4 and Grisu's exact mode, about 6 KB of
-/// wasm, which only `{:.N}` on a float pulls in; docs/benchmarks.md, "Time to first lanes", the
-/// first module's diet of 2026-12-05). A value whose digits would not fit 64 bits (above
-/// 1.8e19 / 10^decimals), NaN or an infinity is written as `Display` writes it (`NaN`, `inf`,
-/// the shortest digits).
-pub fn fixed(x: f64, decimals: u32) -> String {
-    let decimals = decimals.min(9);
-    let scale = 10u64.pow(decimals);
-    let bits = x.abs().to_bits();
-    let biased = ((bits >> 52) & 0x7ff) as i32;
-    let frac = bits & ((1u64 << 52) - 1);
-    if biased == 0x7ff {
-        return x.to_string();
-    }
-    // |x| = m * 2^e exactly (IEEE 754 binary64: a subnormal has no hidden bit).
-    let (m, e) = if biased == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1u64 << 52), biased - 1075)
-    };
-    // |x| * 10^decimals = p * 2^e exactly: p < 2^53 * 10^9 < 2^83.
-    let p = u128::from(m) * u128::from(scale);
-    let n: u128 = if e >= 0 {
-        if e > 40 {
-            return x.to_string();
-        }
-        p << e
-    } else {
-        let sh = e.unsigned_abs();
-        if sh > 100 {
-            // Below 2^-100 * 2^83: rounds to zero at any scale.
-            0
-        } else {
-            let q = p >> sh;
-            let rem = p - (q << sh);
-            let half = 1u128 << (sh - 1);
-            if rem > half || (rem == half && q & 1 == 1) {
-                q + 1
-            } else {
-                q
-            }
-        }
-    };
-    let Ok(n) = u64::try_from(n) else {
-        return x.to_string();
-    };
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    if decimals == 0 {
-        format!("{sign}{n}")
-    } else {
-        format!(
-            "{sign}{}.{:0width$}",
-            n / scale,
-            n % scale,
-            width = decimals as usize
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,38 +148,5 @@ mod tests {
             "0x00000000000000ff"
         );
         assert_eq!(value_text(minus3, plain), "-3");
-    }
-
-    /// `fixed` writes what `format!("{x:.N}")` writes: exact ties rounded to even (0.125 →
-    /// 0.12, 0.375 → 0.38), values just above a tie in binary (12.345 → 12.35), negative zero,
-    /// subnormals, NaN and infinities, and a sweep of values and decimals.
-    #[test]
-    fn fixed_writes_what_the_exact_formatting_writes() {
-        let mut xs = vec![
-            0.0, -0.0, 0.125, 0.375, 2.5, 0.5, 1.5, 0.0625, 12.345, -0.001, 1.005, 99.995,
-            100.0, 1e-300, 5e-324, 1e15, 123456789.987654321, 1e19, 1e300, f64::MAX,
-            f64::MIN_POSITIVE, f64::NAN, f64::INFINITY, f64::NEG_INFINITY,
-        ];
-        // Fractions k/7, k/1000 and k/1024 (exact ties), and xorshift bit patterns in [0, 2^20).
-        for k in 0..3000 {
-            let k = f64::from(k);
-            xs.extend([k / 7.0, k / 1000.0, -k / 1024.0, k * 0.01]);
-        }
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..3000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            xs.push(f64::from_bits(s) % 1_048_576.0);
-        }
-        for x in xs {
-            if !x.is_finite() || x.abs() < 1e15 {
-                for d in 0..=4 {
-                    assert_eq!(fixed(x, d), format!("{x:.*}", d as usize), "{x:e} to {d} decimals");
-                }
-            }
-        }
-        assert_eq!(fixed(f64::NAN, 2), "NaN");
-        assert_eq!(fixed(f64::NEG_INFINITY, 1), "-inf");
     }
 }

@@ -380,8 +380,8 @@ impl Client {
         };
         if quiet > limit {
             self.strike(&format!(
-                "the kernel worker did not answer for {} s",
-                crate::labels::fixed(quiet / 1000.0, 0)
+                "the kernel worker did not answer for {:.0} s",
+                quiet / 1000.0
             ));
         }
     }

@@ -204,10 +204,9 @@ pub fn mma_figures(
 }
 
 /// A matrix element as the panels print it: an integer in full (below 10^9 in magnitude), else
-/// at most four decimals without trailing zeros ([`crate::labels::fixed`], which writes what
-/// `{:.4}` writes without the standard library's exact float formatting). Integers are printed
-/// as `i64`: `{:.0}` on an `f64` takes the exact (Dragon) formatting path, which was half of an
-/// MMA builtin's panels task (each task under 50 ms).
+/// at most four decimals without trailing zeros. Integers are printed as `i64`: `{:.0}` on an
+/// `f64` takes the exact (Dragon) formatting path, which was half of an MMA builtin's panels
+/// task (each task under 50 ms).
 fn number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e9 {
         match x as i64 {
@@ -215,7 +214,7 @@ fn number(x: f64) -> String {
             i => i.to_string(),
         }
     } else {
-        crate::labels::fixed(x, 4)
+        format!("{x:.4}")
             .trim_end_matches('0')
             .trim_end_matches('.')
             .to_string()

@@ -512,7 +512,7 @@ impl SortPage {
             let waited = if limit < 1000 {
                 format!("{limit} ms")
             } else {
-                format!("{} s", crate::labels::fixed(f64::from(limit) / 1000.0, 1))
+                format!("{:.1} s", f64::from(limit) / 1000.0)
             };
             let why = format!("stopped: the worker walking {len} keys did not answer in {waited}");
             if let Err(err) = p.stop_job(&why) {
@@ -657,7 +657,7 @@ impl SortPage {
             for _ in 0..4 {
                 h.el("td").empty();
             }
-            h.leaf("td", format_args!("{}%", crate::labels::fixed(run.initial_in_order * 100.0, 2)));
+            h.leaf("td", format_args!("{:.2}%", run.initial_in_order * 100.0));
         });
         for (i, s) in run.stages.iter().enumerate() {
             html.el("tr").attr("data-stage", i + 1).with(|h| {
@@ -666,7 +666,7 @@ impl SortPage {
                 h.leaf("td", s.k);
                 h.leaf("td", s.comparators);
                 h.leaf("td", s.swaps);
-                h.leaf("td", format_args!("{}%", crate::labels::fixed(s.in_order * 100.0, 2)));
+                h.leaf("td", format_args!("{:.2}%", s.in_order * 100.0));
             });
         }
         kit::set_html(&self.counters, &html);

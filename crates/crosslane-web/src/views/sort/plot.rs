@@ -95,13 +95,13 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
             lane: None,
             source: None,
             tip: Some(format!(
-                "stage {} (p = {}, k = {}): {} comparators, {} swaps, {}% in order after",
+                "stage {} (p = {}, k = {}): {} comparators, {} swaps, {:.1}% in order after",
                 i + 1,
                 stage.p,
                 stage.k,
                 stage.comparators,
                 stage.swaps,
-                crate::labels::fixed(stage.in_order * 100.0, 1)
+                stage.in_order * 100.0
             )),
         }));
     }
@@ -156,9 +156,9 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
     let mx = x_of(at);
     items.push(line(mx, TOP - 6.0, mx, bottom, MARKER, 2.0));
     let words = format!(
-        "after {at} of {} stages: {}% of adjacent pairs in order",
+        "after {at} of {} stages: {:.2}% of adjacent pairs in order",
         run.positions(),
-        crate::labels::fixed(run.in_order_at(at) * 100.0, 2)
+        run.in_order_at(at) * 100.0
     );
     let anchor = if mx > LEFT + plot_w * 0.6 {
         Anchor::End
