@@ -1,23 +1,23 @@
-// The emulator's throughput in wasm, in headless Chromium: calls the page's bench export
-// (crates/crosslane-web/src/bench.rs, the same cases and loops as the native criterion bench
+// The emulator's throughput in wasm, in headless Chromium: calls the bench export of the JS
+// library's module, loaded into the page (crates/crosslane-web/src/bench.rs; lib.mjs's
+// `libExports`: the page's first module does not carry it, the same cases and loops as the native criterion bench
 // crates/crosslane-core/benches/shuffle.rs) and prints lane-results per second.
 //
 // A measurement, not a test (not *.test.mjs, so `node --test` in CI never runs it):
-//   trunk build --release --offline; python3 -m http.server PORT -d dist &
+//   bash scripts/build-web; python3 -m http.server PORT -d dist &
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node tests/e2e/bench.mjs [min-ms-per-figure, default 500]
 // Compare with: cargo bench -p crosslane-core --bench shuffle -- --warm-up-time 1 --measurement-time 3
 // and cargo bench -p crosslane-kernel --bench kernel_engine
-import { launch, open } from './lib.mjs';
+import { launch, libExports, open } from './lib.mjs';
 
 const minMillis = Number(process.argv[2] ?? 500);
 const browser = await launch();
 try {
   const page = await open(browser);
-  // Trunk's loader puts the wasm-bindgen exports on window.wasmBindings.
-  await page.waitForFunction(() => typeof window.wasmBindings?.bench_shuffle === 'function');
+  await libExports(page);
   // One short round first so that the JIT tiers up before the figures are taken.
-  await page.evaluate(() => window.wasmBindings.bench_shuffle(50));
-  const figures = JSON.parse(await page.evaluate((ms) => window.wasmBindings.bench_shuffle(ms), minMillis));
+  await page.evaluate(() => window.crosslaneLib.bench_shuffle(50));
+  const figures = JSON.parse(await page.evaluate((ms) => window.crosslaneLib.bench_shuffle(ms), minMillis));
   // The kernel engine (lane_results = lane-statements): crates/crosslane-kernel/benches/kernel_engine.rs's none_1024x300.
   if (await page.evaluate(() => typeof window.wasmBindings?.bench_kernel === 'function')) {
     figures.push(...JSON.parse(await page.evaluate((ms) => window.wasmBindings.bench_kernel(ms), minMillis)));

@@ -43,7 +43,11 @@ for (const theme of ['light', 'dark']) {
   test(`an embed (${theme}) inside a documentation page reports its height`, async () => {
     const link = GOLDEN[0].link;
     const src = `${PAGE_URL}?embed${theme === 'dark' ? '&theme=dark' : ''}#${link}`;
-    const page = await hostPage(HOST_HTML, `embed-host.html?src=${encodeURIComponent(src)}`);
+    // Every .wasm the host page and its embed fetch (the frame's requests are the page's too).
+    const wasm = [];
+    const page = await hostPage(HOST_HTML, `embed-host.html?src=${encodeURIComponent(src)}`, async (p) => {
+      p.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+    });
     await page.waitForFunction(() => window.heights.length > 0 && window.heights.at(-1) > 150);
     const frame = page.frames().find((f) => f.url().startsWith(PAGE_URL));
     assert.ok(frame, 'the embed frame');
@@ -68,6 +72,11 @@ for (const theme of ['light', 'dark']) {
     await rendered(frame, () => frame.selectOption('#op', 'asc_shfl_xor'));
     assert.equal(await page.evaluate(() => history.length), entries);
     assert.match(frame.url(), /\?embed(&theme=dark)?#v1\./);
+    // An embedded operation never downloads the kernel engine (issue 29): only the page's first
+    // module, once, after the views not on screen have had time to mount (one per frame).
+    await page.waitForTimeout(1000);
+    assert.deepEqual(wasm.map((w) => w.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['crosslane-web'],
+      `wasm fetched by an embed: ${wasm.join(', ')}`);
     await page.screenshot({ path: `${ARTIFACTS}embed-${theme}.png`, fullPage: true });
     await page.close();
   });

@@ -93,3 +93,20 @@ export async function share(page, selector) {
   await page.click(selector);
   await page.waitForFunction(() => document.body.dataset.share !== 'pending');
 }
+
+/** The JS library's wasm module (`crosslane-lib-*`), loaded into `page` beside the page's own,
+ *  its wasm-bindgen exports as `window.crosslaneLib`. The benchmark exports (`bench_shuffle`,
+ *  `bench_sort`) live there, not in the page's first module, which never calls them
+ *  (docs/benchmarks.md, "Time to first lanes"). The glue's hashed name is read from
+ *  `crosslane.js`, where scripts/build-web wrote them. */
+export async function libExports(page) {
+  await page.evaluate(async () => {
+    const text = await (await fetch('./crosslane.js')).text();
+    const glue = /crosslane-lib-[0-9a-f]+\.js/.exec(text)?.[0];
+    const wasm = /crosslane-lib-[0-9a-f]+_bg\.wasm/.exec(text)?.[0];
+    if (!glue || !wasm) throw new Error('crosslane.js names no crosslane-lib-*: run scripts/build-web');
+    const m = await import(`./${glue}`);
+    await m.default({ module_or_path: `./${wasm}` });
+    window.crosslaneLib = m;
+  });
+}

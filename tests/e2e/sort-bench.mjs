@@ -1,5 +1,6 @@
 // Browser benchmark of the sort (docs/benchmarks.md): 2^20 random u32 keys sorted in headless Chromium
-// by the odd-even merge network compiled to wasm (the page's `bench_sort` export) and by
+// by the odd-even merge network compiled to wasm (the `bench_sort` export of the JS library's
+// module, loaded into the page: lib.mjs's `libExports`) and by
 // JavaScript's Uint32Array.prototype.sort on the same keys. Not a test (its name does not end in
 // .test.mjs, so `node --test` skips it): timings depend on the machine.
 //
@@ -8,7 +9,7 @@
 // The keys are xorshift32 (13, 17, 5) from the seed, generated identically on both sides
 // (views/sort/bench.rs); the script checks first, last and xor of the input agree. Both sides
 // report the best of three runs.
-import { launch, open } from './lib.mjs';
+import { launch, libExports, open } from './lib.mjs';
 
 const log2 = Number(process.argv[2] ?? 20);
 const seed = Number(process.argv[3] ?? 1);
@@ -16,9 +17,10 @@ const seed = Number(process.argv[3] ?? 1);
 const browser = await launch();
 try {
   const page = await open(browser);
+  await libExports(page);
   const result = await page.evaluate(({ log2, seed }) => {
     const len = 2 ** log2;
-    const wasm = JSON.parse(window.wasmBindings.bench_sort(len, BigInt(seed)));
+    const wasm = JSON.parse(window.crosslaneLib.bench_sort(len, BigInt(seed)));
     const input = new Uint32Array(len);
     let x = (seed >>> 0) || 1;
     for (let i = 0; i < len; i++) {

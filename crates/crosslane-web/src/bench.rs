@@ -208,9 +208,12 @@ pub fn to_json(figures: &[Figure]) -> String {
     format!("[{}]", rows.join(","))
 }
 
-/// `window.wasmBindings.bench_shuffle(min_millis)`: [`measure`] timed with `performance.now()`,
-/// each figure running for at least `min_millis` milliseconds, as [`to_json`].
-#[cfg(feature = "page")]
+/// `bench_shuffle(min_millis)`: [`measure`] timed with `performance.now()`, each figure running
+/// for at least `min_millis` milliseconds, as [`to_json`]. An export of the JS library's module
+/// (`crosslane-lib-*`, feature `lib`), not of the page's first module: the page never calls it,
+/// and `tests/e2e/bench.mjs` imports that module's glue (docs/benchmarks.md, "Time to first
+/// lanes", the first module's diet of 2026-12-05).
+#[cfg(feature = "lib")]
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_shuffle(min_millis: u32) -> String {

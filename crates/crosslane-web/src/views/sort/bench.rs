@@ -1,4 +1,5 @@
-//! Browser benchmark of the network executor (docs/benchmarks.md): the page exports
+//! Browser benchmark of the network executor (docs/benchmarks.md): the JS library's module
+//! (`crosslane-lib-*`, feature `lib`; not the page's first module, which never calls it) exports
 //! [`bench_sort`], which `tests/e2e/sort-bench.mjs` calls in headless Chromium next to
 //! `Uint32Array.prototype.sort` on the same keys. Timing uses `performance.now()` (falling back to
 //! `Date.now()`); wasm has no threads here, so the executor runs on one core.
@@ -52,7 +53,7 @@ fn keys(len: usize, seed: u64) -> Vec<u32> {
 /// "first", "last", "xor"}` (`sorted`: both results equal and ascending; `first` / `last` / `xor`
 /// of the input let a caller check it generated the same keys). A `len` outside
 /// `1..=2^24` gives `{"error": "…"}`.
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn bench_sort(len: u32, seed: u64) -> String {
     if !(1..=MAX_BENCH_LEN).contains(&len) {
