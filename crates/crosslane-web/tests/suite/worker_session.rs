@@ -418,8 +418,8 @@ fn main(@builtin(local_invocation_index) i: u32) {
 #[test]
 fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
     let load = || Command::Load {
-        source: DOUBLE.into(),
-        config: config(4, Limits::default()),
+        source: XOR_TWICE.into(),
+        config: config(64, Limits::default()),
         edits: Default::default(),
     };
     let mut s = Session::default();
