@@ -177,9 +177,14 @@ struct KernelView {
     args_box: Element,
     /// The parameters the argument fields show.
     params: Vec<ParamField>,
-    /// The source the argument fields were built for: while another source fails to load,
-    /// they are marked stale (`#kernel-args[data-stale]`, disabled, `#kernel-args-stale`).
-    params_from: String,
+    /// The source (its [`KernelView::generation`]) the argument fields were built for: while
+    /// another source fails to load, they are marked stale (`#kernel-args[data-stale]`,
+    /// disabled, `#kernel-args-stale`).
+    params_from: u64,
+    /// The source generation the last load sent (the frames answer it).
+    loaded_generation: u64,
+    /// Whether the argument fields are marked stale now.
+    params_stale: bool,
     args_stale: HtmlElement,
     /// Scalar values and buffer fills typed in the argument fields, by parameter name.
     args: BTreeMap<String, String>,
@@ -409,7 +414,9 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         dialect_from: by_id(doc, "kernel-dialect-from")?,
         args_box: by_id(doc, "kernel-args")?,
         params: Vec::new(),
-        params_from: String::new(),
+        params_from: 0,
+        loaded_generation: 0,
+        params_stale: false,
         args_stale: by_id(doc, "kernel-args-stale")?,
         args: BTreeMap::new(),
         lens: BTreeMap::new(),
@@ -1079,6 +1086,7 @@ impl KernelView {
         };
         let source = self.source_el.value();
         let edits = self.edits.clone();
+        self.loaded_generation = self.generation;
         self.ask(Command::Load {
             source,
             config,
@@ -1417,17 +1425,19 @@ impl KernelView {
             kit::set_html(&self.args_box, &fields);
             self.params.clone_from(&f.params);
         }
-        let source = self.source_el.value();
         if applies {
-            self.params_from = source;
+            self.params_from = self.loaded_generation;
         }
         // Another source that failed to load (not a field of this one, not a launch error of
         // the same source): the fields shown are the last loaded kernel's.
         let stale = !applies
             && f.error_input.is_none()
             && !self.params.is_empty()
-            && self.source_el.value() != self.params_from;
-        inputs::mark_stale(&self.args_box, &self.args_stale, stale)?;
+            && self.loaded_generation != self.params_from;
+        if stale != self.params_stale {
+            self.params_stale = stale;
+            inputs::mark_stale(&self.args_box, &self.args_stale, stale)?;
+        }
         inputs::mark_fill_error(&self.args_box, f.error_input.as_deref())?;
         self.slider.set_max(&f.len.to_string());
         self.slider.set_value(&f.pos.to_string());
