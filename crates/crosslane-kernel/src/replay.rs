@@ -118,6 +118,23 @@ impl Replay {
         done
     }
 
+    /// Whether the run ends before another step, learned without taking one: a copy of the
+    /// machine runs on to its next step, and when the copy ends first (the kernel returns, a
+    /// budget, an error) with no step added, the run takes that end ([`KernelTrace::outcome`]
+    /// set, [`Replay::len`] unchanged). A run stopped at a target step (a link's) says
+    /// "finished" where the kernel ends there, as a run to the end would. Returns
+    /// [`Replay::is_finished`].
+    pub fn settle(&mut self) -> bool {
+        if self.live.is_finished() {
+            return true;
+        }
+        let mut ahead = self.live.clone();
+        if !ahead.advance() && ahead.trace.stats.steps == self.len() {
+            self.live = ahead;
+        }
+        self.live.is_finished()
+    }
+
     /// Steps run so far.
     pub fn len(&self) -> u64 {
         self.live.trace.stats.steps

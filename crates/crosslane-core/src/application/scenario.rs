@@ -89,6 +89,12 @@ pub struct KernelInputs {
     /// dialect's default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fmad: Option<bool>,
+    /// The steps the page's run had when the link was made (the step slider's length), written
+    /// only where more than the view's `step` (the user stepped back): the page runs that far
+    /// and shows `step`, so the later steps are there as they were. Absent (and in links made
+    /// before it existed): the run goes to `step`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_steps: Option<u32>,
 }
 
 impl KernelInputs {

@@ -255,6 +255,18 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
     })
 }
 
+/// The shader's `@compute` entry points by name, in source order: the first is the one a launch
+/// without `entry` runs ([`prepare`]). Empty when naga refuses the text (the launch's error says
+/// why). The page's kernel picker lists them (WGSL spec, "Entry Point Declaration").
+pub fn compute_entry_points(source: &str, config: &LaunchConfig) -> Vec<String> {
+    let limits = &config.limits;
+    if source.len() > limits.max_tokens.saturating_mul(16) as usize {
+        return Vec::new();
+    }
+    naga::parse_limited(source, limits.depth(), limits.max_tokens)
+        .map_or_else(|_| Vec::new(), |s| lower::compute_entries(&s.module))
+}
+
 /// Each `override` declaration's name and `@id` (as text).
 fn override_names(module: &::naga::Module) -> Vec<(String, Option<String>)> {
     module
@@ -274,6 +286,14 @@ fn override_names(module: &::naga::Module) -> Vec<(String, Option<String>)> {
 pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     let mut c = config.clone();
     c.entry = Some(p.entry.clone());
+    // Why WGSL: the picker's (or the CLI's) choice of WGSL itself, else the source, with the
+    // entry point that runs (a choice of another dialect does not apply to a WGSL source).
+    if config.dialect != Some(Dialect::Wgsl) || config.dialect_from.is_none() {
+        c.dialect_from = Some(format!(
+            "inferred from the source: a WGSL compute shader, entry point `{}`",
+            p.entry
+        ));
+    }
     c.dialect = Some(Dialect::Wgsl);
     c.lanes = Some(config.lanes.unwrap_or(32));
     c.block_dim = Some(p.workgroup_size.map(|d| d.max(1) as usize));

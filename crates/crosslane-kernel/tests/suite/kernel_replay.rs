@@ -153,6 +153,30 @@ fn a_small_budget_doubles_the_interval_and_replays_the_same() {
 /// The page's worker runs in slices and shows steps while the run goes on: a step shown
 /// mid-run is the straight run's, and a warp other than the step's (of this block or of a
 /// finished one) shows what the straight run had recorded for it.
+/// A run stopped at its last step learns that the kernel ends there without a step more
+/// (`settle`: the outcome of a straight run, the length unchanged); one stopped a step before
+/// it stays open, its length unchanged too, and runs on to the same end.
+#[test]
+fn settle_learns_the_end_at_the_last_step_and_takes_no_step() {
+    let straight = run_kernel(XOR_TWICE, launch(64)).expect("runs");
+    let n = straight.steps.len();
+    assert!(n > 4);
+    let mut at_end = Replay::start(XOR_TWICE, launch(64), 4).expect("launches");
+    assert_eq!(at_end.run_for(n), n);
+    assert!(!at_end.is_finished(), "the end is not known before settle");
+    assert!(at_end.settle());
+    assert_eq!(at_end.len(), n as u64);
+    assert_eq!(at_end.summary().outcome, straight.outcome);
+    assert_eq!(at_end.summary().memory.buffers, straight.memory.buffers);
+    let mut short = Replay::start(XOR_TWICE, launch(64), 4).expect("launches");
+    short.run_for(n - 1);
+    assert!(!short.settle());
+    assert_eq!(short.len(), (n - 1) as u64);
+    assert_eq!(short.run_for(10), 1);
+    assert!(short.is_finished());
+    same_as_straight(&short, &straight).unwrap();
+}
+
 #[test]
 fn an_incremental_run_shows_the_same_steps_and_other_warps() {
     let two_blocks = LaunchConfig {

@@ -92,11 +92,12 @@ const TEMPLATE: &str = r#"
         <div class="field"><label for="kernel-blocks">blocks</label><input id="kernel-blocks" type="text" inputmode="numeric" placeholder="1"></div>
         <div class="field"><label for="kernel-threads">threads per block</label><input id="kernel-threads" type="text" inputmode="numeric" placeholder="auto"></div>
         <div class="field"><label for="kernel-lanes">lanes per warp</label><input id="kernel-lanes" type="text" inputmode="numeric" placeholder="auto"></div>
-        <div class="field"><label for="kernel-dialect">dialect</label><select id="kernel-dialect"></select></div>
-        <div class="field"><label for="kernel-defines">defines</label><input id="kernel-defines" type="text" spellcheck="false" placeholder="-DNAME=1 -UNAME" title="macros defined (-DNAME[=VALUE], or NAME[=VALUE]) and undefined (-UNAME) after the dialect's predefined ones, as clang -D/-U"></div>
-        <div class="field"><label for="kernel-overrides">overrides</label><input id="kernel-overrides" type="text" spellcheck="false" placeholder="WGSL: WG=64 SCALE=1.5" title="values of a WGSL shader's override declarations, NAME=VALUE (or @id's number=VALUE), as the CLI's --override; empty: each override's initializer"></div>
+        <div class="field field-row"><label for="kernel-dialect">dialect</label><select id="kernel-dialect"></select></div>
+        <div class="field field-row field-defines"><label for="kernel-defines">defines</label><input id="kernel-defines" type="text" spellcheck="false" placeholder="-DNAME=1 -UNAME" title="macros defined (-DNAME[=VALUE], or NAME[=VALUE]) and undefined (-UNAME) after the dialect's predefined ones, as clang -D/-U"></div>
+        <div class="field field-row"><label for="kernel-overrides">overrides</label><input id="kernel-overrides" type="text" spellcheck="false" placeholder="WGSL: WG=64 SCALE=1.5" title="values of a WGSL shader's override declarations, NAME=VALUE (or @id's number=VALUE), as the CLI's --override; empty: each override's initializer"></div>
       </div>
       <p id="kernel-dialect-from" class="hint"></p>
+      <p id="kernel-args-stale" class="hint" role="status" hidden>from the previous kernel</p>
       <div id="kernel-args" class="kernel-fields" aria-label="kernel arguments"></div>
       <p id="kernel-fill-hint" class="hint"></p>
       <details class="kernel-budgets"><summary>budgets</summary>
@@ -176,6 +177,15 @@ struct KernelView {
     args_box: Element,
     /// The parameters the argument fields show.
     params: Vec<ParamField>,
+    /// The source (its [`KernelView::generation`]) the argument fields were built for: while
+    /// another source fails to load, they are marked stale (`#kernel-args[data-stale]`,
+    /// disabled, `#kernel-args-stale`).
+    params_from: u64,
+    /// The source generation the last load sent (the frames answer it).
+    loaded_generation: u64,
+    /// Whether the argument fields are marked stale now.
+    params_stale: bool,
+    args_stale: HtmlElement,
     /// Scalar values and buffer fills typed in the argument fields, by parameter name.
     args: BTreeMap<String, String>,
     /// Buffer lengths typed in the argument fields, by parameter name.
@@ -219,6 +229,8 @@ struct KernelView {
     field_error: Option<(&'static str, String)>,
     /// Position on the trace: 0 = before the first step, k = after step k.
     pos: usize,
+    /// Steps the run has, as the last frame of this launch said (0 from each load on).
+    len: usize,
     /// A run is in progress in the worker.
     running: bool,
     /// What happened to the worker (cancel, watchdog), shown before the status until the next
@@ -240,6 +252,9 @@ struct KernelView {
     /// Floating-point contraction from a link's inputs ([`KernelInputs::fmad`]): kept and
     /// passed to every launch, as `fast_math`.
     fmad: Option<bool>,
+    /// A link's run length ([`KernelInputs::run_steps`]), taken by the view's restore that
+    /// follows the inputs' (run that far, show the link's step).
+    link_run_steps: Option<usize>,
     /// WGSL `override` values ([`KernelInputs::overrides`]): the last that `#kernel-overrides`
     /// parsed to, or a link's; passed to every launch with the arguments.
     overrides: BTreeMap<String, String>,
@@ -399,6 +414,10 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         dialect_from: by_id(doc, "kernel-dialect-from")?,
         args_box: by_id(doc, "kernel-args")?,
         params: Vec::new(),
+        params_from: 0,
+        loaded_generation: 0,
+        params_stale: false,
+        args_stale: by_id(doc, "kernel-args-stale")?,
         args: BTreeMap::new(),
         lens: BTreeMap::new(),
         budgets,
@@ -428,6 +447,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         entries: Vec::new(),
         field_error: None,
         pos: 0,
+        len: 0,
         running: false,
         notice: None,
         loaded_once: false,
@@ -436,6 +456,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         edits: Edits::new(),
         fast_math: false,
         fmad: None,
+        link_run_steps: None,
         overrides: BTreeMap::new(),
         bad_lens: BTreeMap::new(),
         bad_dialect: None,
@@ -855,8 +876,13 @@ fn register_hooks(state: &Shared) {
                     // The link is applied in the worker: parsed, launched and run to its step
                     // there, while the page answers.
                     let loaded = v.load();
-                    if loaded.is_ok() && *step > 0 && v.field_error.is_none() {
-                        v.run(Some(*step as usize)).is_ok()
+                    // The whole run the link was made with (its steps after `step` too), the
+                    // cursor at `step`.
+                    let step = *step as usize;
+                    let target = v.link_run_steps.take().map_or(step, |n| n.max(step));
+                    if loaded.is_ok() && target > 0 && v.field_error.is_none() {
+                        v.run_to(Some(target), (target != step).then_some(step))
+                            .is_ok()
                     } else {
                         loaded.is_ok()
                     }
@@ -1049,6 +1075,7 @@ impl KernelView {
             c.abandon();
         }
         self.pos = 0;
+        self.len = 0;
         self.running = false;
         self.pages.clear();
         self.cancel.set_hidden(true);
@@ -1059,6 +1086,7 @@ impl KernelView {
         };
         let source = self.source_el.value();
         let edits = self.edits.clone();
+        self.loaded_generation = self.generation;
         self.ask(Command::Load {
             source,
             config,
@@ -1085,8 +1113,13 @@ impl KernelView {
 
     /// Runs in the worker to trace position `target` (`None`: to the end or a budget).
     fn run(&mut self, target: Option<usize>) -> Js<()> {
+        self.run_to(target, None)
+    }
+
+    /// [`Self::run`], then shows position `show` (`None`: where the run stopped).
+    fn run_to(&mut self, target: Option<usize>, show: Option<usize>) -> Js<()> {
         self.running = true;
-        self.ask(Command::Run { target });
+        self.ask(Command::Run { target, show });
         self.cancel.set_hidden(false);
         self.status.set_text_content(Some("running…"));
         Ok(())
@@ -1106,6 +1139,7 @@ impl KernelView {
                 self.running = false;
                 self.cancel.set_hidden(true);
                 self.pos = frame.pos;
+                self.len = frame.len;
                 // The memory edits the worker kept (those whose buffer and cell still exist).
                 self.edits.clone_from(&frame.edits);
                 self.frame = Some(*frame);
@@ -1120,6 +1154,7 @@ impl KernelView {
             Heard::Restarted { why, reloading } => {
                 self.running = false;
                 self.pos = 0;
+                self.len = 0;
                 self.cancel.set_hidden(true);
                 if !reloading {
                     self.frame = None;
@@ -1169,6 +1204,11 @@ impl KernelView {
             use_fast_math: self.fast_math,
             fmad: self.fmad,
             overrides: self.overrides.clone(),
+            // The slider's length where the cursor is before its end (stepped back): a link
+            // opens with the whole run.
+            run_steps: (self.len > self.pos && !self.running)
+                .then(|| u32::try_from(self.len).ok())
+                .flatten(),
         }
     }
 
@@ -1181,6 +1221,7 @@ impl KernelView {
         self.edits.clone_from(&inputs.edits);
         self.fast_math = inputs.use_fast_math;
         self.fmad = inputs.fmad;
+        self.link_run_steps = inputs.run_steps.map(|n| n as usize);
         self.overrides.clone_from(&inputs.overrides);
         let typed: Vec<String> = inputs
             .overrides
@@ -1281,7 +1322,7 @@ impl KernelView {
                 })
                 .collect();
         }
-        let (mut code, gutter) = highlight::render(&text, &marks);
+        let (mut code, gutter) = highlight::render(&text, highlight::Lang::of(&text), &marks);
         // A trailing newline keeps the last line's height equal to the textarea's.
         kit::set_html(&self.highlight, code.push_text("\n"));
         kit::set_html(&self.gutter, &gutter);
@@ -1378,10 +1419,24 @@ impl KernelView {
         self.geometry.set_text_content(Some(&f.geometry));
         self.dialect_from.set_text_content(Some(&f.dialect_line));
         // Rebuilt only when the parameters change, so typing in a field keeps its focus.
-        if f.params != self.params && (f.error.is_none() || !f.params.is_empty()) {
+        let applies = f.error.is_none() || !f.params.is_empty();
+        if f.params != self.params && applies {
             let fields = inputs::fields_html(&f.params, &self.args, &self.lens);
             kit::set_html(&self.args_box, &fields);
             self.params.clone_from(&f.params);
+        }
+        if applies {
+            self.params_from = self.loaded_generation;
+        }
+        // Another source that failed to load (not a field of this one, not a launch error of
+        // the same source): the fields shown are the last loaded kernel's.
+        let stale = !applies
+            && f.error_input.is_none()
+            && !self.params.is_empty()
+            && self.loaded_generation != self.params_from;
+        if stale != self.params_stale {
+            self.params_stale = stale;
+            inputs::mark_stale(&self.args_box, &self.args_stale, stale)?;
         }
         inputs::mark_fill_error(&self.args_box, f.error_input.as_deref())?;
         self.slider.set_max(&f.len.to_string());

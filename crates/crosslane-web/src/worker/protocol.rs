@@ -54,6 +54,11 @@ pub enum Command {
     Run {
         /// Trace length to stop at.
         target: Option<usize>,
+        /// The position to show once the run has stopped (a link's step, before the length
+        /// its run had: the slider spans the whole run, its cursor at the step); `None` = where
+        /// the run stopped.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        show: Option<usize>,
     },
     /// Memory cell `index` of buffer `buffer` edited before the first step: checked, then kept
     /// with the other [`Edits`] and the launch rebuilt.

@@ -104,7 +104,13 @@ impl Session {
                 self.source = source;
                 self.config = config;
                 self.edits = edits;
-                self.entries = list_kernels(&self.source).unwrap_or_default();
+                // A WGSL shader's kernels are its `@compute` entry points (the C front end
+                // would find none).
+                self.entries = if crosslane_kernel::wgsl::is_wgsl(&self.source) {
+                    crosslane_kernel::wgsl::compute_entry_points(&self.source, &self.config)
+                } else {
+                    list_kernels(&self.source).unwrap_or_default()
+                };
                 self.wgsl_bindings = wgsl_bindings(&self.source);
                 memory_error = self.rebuild();
             }
@@ -118,7 +124,7 @@ impl Session {
                     at.pos = steps(run);
                 }
             }
-            Command::Run { target } => {
+            Command::Run { target, show } => {
                 if let Some(run) = self.run.as_mut() {
                     if stop && was_running {
                         self.cancelled = true;
@@ -144,8 +150,14 @@ impl Session {
                             }
                         }
                     }
+                    // Stopped at its target: whether the kernel ends there is learned without
+                    // a step more, so that a link made at the end of a finished run opens
+                    // "finished", as it was made.
+                    if !self.more && !self.cancelled && target == Some(steps(run)) {
+                        run.settle();
+                    }
                     let len = steps(run);
-                    at.pos = target.map_or(len, |t| t.min(len));
+                    at.pos = show.or(target).map_or(len, |t| t.min(len));
                     if self.more {
                         return Frame {
                             pos: at.pos,

@@ -163,7 +163,13 @@ mod tests {
         for (pos, command) in [
             (0, Command::Step),
             (1, Command::Step),
-            (2, Command::Run { target: None }),
+            (
+                2,
+                Command::Run {
+                    target: None,
+                    show: None,
+                },
+            ),
             (1, Command::Show),
             (100, Command::Show),
         ] {

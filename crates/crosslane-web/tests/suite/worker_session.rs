@@ -139,7 +139,10 @@ fn a_cancelled_run_keeps_the_steps_it_ran() {
         t.get()
     };
     let run = || Request {
-        command: Command::Run { target: None },
+        command: Command::Run {
+            target: None,
+            show: None,
+        },
         at: At::default(),
     };
     let slice = s.handle_slice(run(), &now, &mut |_| {}, Some(150.0), false);
@@ -180,6 +183,7 @@ fn a_cancelled_run_keeps_the_steps_it_ran() {
         &mut s,
         Command::Run {
             target: Some(ran + 10),
+            show: None,
         },
         ran,
     );
@@ -260,7 +264,14 @@ fn memory_edits_survive_source_and_launch_changes_while_their_cell_exists() {
     assert_eq!(mem(wider.memory_html.as_str(), 2).as_deref(), Some("999"));
     assert_eq!(mem(wider.memory_html.as_str(), 40).as_deref(), Some("40"));
     // Run: dst[2] = 999 * 2.
-    let done = ask(&mut s, Command::Run { target: None }, 0);
+    let done = ask(
+        &mut s,
+        Command::Run {
+            target: None,
+            show: None,
+        },
+        0,
+    );
     assert_eq!(mem(done.memory_html.as_str(), 2).as_deref(), Some("1998"));
     assert_eq!(mem(done.memory_html.as_str(), 40).as_deref(), Some("80"));
 
@@ -323,7 +334,14 @@ fn a_load_with_memory_edits_crosses_as_json() {
 fn a_warp_the_launch_does_not_have_shows_the_step_s_warp() {
     let mut s = Session::default();
     load(&mut s, DOUBLE, 32, &Edits::new());
-    let done = ask(&mut s, Command::Run { target: None }, 0);
+    let done = ask(
+        &mut s,
+        Command::Run {
+            target: None,
+            show: None,
+        },
+        0,
+    );
     assert!(done.len > 0);
     for warp in [(usize::MAX, usize::MAX), (0, 5), (3, 0)] {
         let req = Request {
@@ -392,4 +410,116 @@ fn main(@builtin(local_invocation_index) i: u32) {
         Some(3)
     );
     assert_eq!(ask(&mut s, load(XOR_TWICE), 0).wgsl_bindings, None);
+}
+
+/// A run to a target step where the kernel ends says "finished" (a link made at the end of a
+/// finished run opens as it was made), and a run to the whole length that shows an earlier
+/// step spans the whole run with the cursor at that step (a link made after stepping back).
+#[test]
+fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
+    let load = || Command::Load {
+        source: XOR_TWICE.into(),
+        config: config(64, Limits::default()),
+        edits: Default::default(),
+    };
+    let mut s = Session::default();
+    ask(&mut s, load(), 0);
+    let whole = ask(
+        &mut s,
+        Command::Run {
+            target: None,
+            show: None,
+        },
+        0,
+    );
+    assert_eq!(whole.state, "finished");
+    let n = whole.len;
+    assert!(n > 2);
+    // Run to exactly the length: finished, as the run to the end said.
+    let mut s = Session::default();
+    ask(&mut s, load(), 0);
+    let at_end = ask(
+        &mut s,
+        Command::Run {
+            target: Some(n),
+            show: None,
+        },
+        0,
+    );
+    assert_eq!((at_end.pos, at_end.len), (n, n));
+    assert_eq!(at_end.state, "finished");
+    assert_eq!(at_end.status, whole.status);
+    assert_eq!(at_end.memory_html, whole.memory_html);
+    // One step short of it: paused, and no step more was taken to learn it.
+    let mut s = Session::default();
+    ask(&mut s, load(), 0);
+    let short = ask(
+        &mut s,
+        Command::Run {
+            target: Some(n - 1),
+            show: None,
+        },
+        0,
+    );
+    assert_eq!((short.pos, short.len), (n - 1, n - 1));
+    assert_eq!(short.state, "idle");
+    assert_eq!(short.status, format!("paused after {} steps", n - 1));
+    // The whole run, shown at step 2.
+    let mut s = Session::default();
+    ask(&mut s, load(), 0);
+    let back = ask(
+        &mut s,
+        Command::Run {
+            target: Some(n),
+            show: Some(2),
+        },
+        0,
+    );
+    assert_eq!((back.pos, back.len), (2, n));
+    assert_eq!(back.state, "finished");
+    let stepped = ask(&mut s, Command::Show, 2);
+    assert_eq!(shown(&back), shown(&stepped));
+}
+
+/// A WGSL shader's kernel menu lists its `@compute` entry points, the first as the default,
+/// and the dialect line names the one that runs instead of "chosen".
+#[test]
+fn a_wgsl_shader_lists_its_entry_points_and_says_why_it_runs_as_wgsl() {
+    let source = "@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n\
+                  @compute @workgroup_size(4) fn first(@builtin(local_invocation_index) i: u32) {\n  a[i] = i;\n}\n\
+                  @compute @workgroup_size(4) fn second(@builtin(local_invocation_index) i: u32) {\n  a[i] = 2u * i;\n}\n";
+    let mut s = Session::default();
+    let f = ask(
+        &mut s,
+        Command::Load {
+            source: source.into(),
+            config: LaunchConfig::default(),
+            edits: Default::default(),
+        },
+        0,
+    );
+    assert_eq!(f.error, None);
+    assert_eq!(f.entries, vec!["first".to_string(), "second".to_string()]);
+    assert_eq!(
+        f.dialect_line,
+        "runs as wgsl · inferred from the source: a WGSL compute shader, entry point `first`"
+    );
+    let f = ask(
+        &mut s,
+        Command::Load {
+            source: source.into(),
+            config: LaunchConfig {
+                entry: Some("second".into()),
+                ..LaunchConfig::default()
+            },
+            edits: Default::default(),
+        },
+        0,
+    );
+    assert!(
+        f.dialect_line.ends_with("entry point `second`"),
+        "{}",
+        f.dialect_line
+    );
+    assert!(f.geometry.starts_with("second · wgsl"), "{}", f.geometry);
 }

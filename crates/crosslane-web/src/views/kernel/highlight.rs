@@ -1,6 +1,11 @@
 //! Syntax highlighting of the kernel editor: the source as HTML, one block per line, that sits
 //! under the transparent `<textarea>` and must match it character for character.
 //!
+//! One scanner for every dialect; what differs is the dialect's table of words ([`Lang`]): the
+//! C dialects' (CUDA, HIP, Ascend C, MACA: C++ keywords, vendor qualifiers and builtins) and
+//! WGSL's (its keywords, types and `@` attributes, WGSL spec "Keyword Summary", "Attributes"),
+//! coloured with the same classes.
+//!
 //! A scanner of its own rather than [`crosslane_kernel::lexer`]: the editor shows text while
 //! it is being typed, so an unterminated comment or a stray character must still colour the rest
 //! of the line instead of failing, and comments need their extent (the core lexer keeps only
@@ -46,6 +51,34 @@ impl Class {
             Class::Str => Some("tk-str"),
             Class::Comment => Some("tk-com"),
             Class::Directive => Some("tk-pp"),
+        }
+    }
+}
+
+/// The source language of the editor's text: its table of words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// CUDA, HIP, Ascend C, MACA.
+    C,
+    /// A WGSL compute shader.
+    Wgsl,
+}
+
+impl Lang {
+    /// The language of `source`, as the kernel engine tells it
+    /// ([`crosslane_kernel::wgsl::is_wgsl`]).
+    pub fn of(source: &str) -> Lang {
+        if crosslane_kernel::wgsl::is_wgsl(source) {
+            Lang::Wgsl
+        } else {
+            Lang::C
+        }
+    }
+
+    fn classify(self, word: &str) -> Class {
+        match self {
+            Lang::C => classify(word),
+            Lang::Wgsl => classify_wgsl(word),
         }
     }
 }
@@ -137,8 +170,98 @@ fn classify(word: &str) -> Class {
     }
 }
 
+/// WGSL's keywords (WGSL spec, "Keyword Summary"), with the address spaces and access modes
+/// of `var<…>` and `ptr<…>` (context-dependent names the reader takes as keywords).
+const WGSL_KEYWORDS: &[&str] = &[
+    "alias",
+    "break",
+    "case",
+    "const",
+    "const_assert",
+    "continue",
+    "continuing",
+    "default",
+    "diagnostic",
+    "discard",
+    "else",
+    "enable",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "let",
+    "loop",
+    "override",
+    "requires",
+    "return",
+    "struct",
+    "switch",
+    "true",
+    "var",
+    "while",
+    "function",
+    "private",
+    "workgroup",
+    "uniform",
+    "storage",
+    "read",
+    "write",
+    "read_write",
+];
+
+/// WGSL's predeclared types (WGSL spec, "Types"; the `vec2f`-style aliases by prefix).
+const WGSL_TYPES: &[&str] = &[
+    "bool", "i32", "u32", "f32", "f16", "vec2", "vec3", "vec4", "array", "atomic", "ptr",
+];
+
+/// WGSL built-in values and functions that have no common prefix (WGSL spec, "Built-in Values",
+/// "Synchronization Built-in Functions").
+const WGSL_BUILTINS: &[&str] = &[
+    "local_invocation_index",
+    "local_invocation_id",
+    "global_invocation_id",
+    "workgroup_id",
+    "num_workgroups",
+    "subgroup_invocation_id",
+    "subgroup_size",
+    "workgroupBarrier",
+    "storageBarrier",
+    "workgroupUniformLoad",
+    "arrayLength",
+];
+
+/// A WGSL word ([`WGSL_KEYWORDS`], [`WGSL_TYPES`], [`WGSL_BUILTINS`]; `@` attributes are
+/// keywords, taken whole by the scanner).
+fn classify_wgsl(word: &str) -> Class {
+    let vector_alias = |w: &str| {
+        // vec2f, vec4u, mat3x3f, mat2x4h …
+        let rest = w
+            .strip_prefix("vec")
+            .or_else(|| w.strip_prefix("mat"))
+            .unwrap_or("");
+        !rest.is_empty()
+            && rest.chars().next().is_some_and(|c| c.is_ascii_digit())
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, 'x' | 'f' | 'h' | 'i' | 'u'))
+    };
+    if word.starts_with('@') || WGSL_KEYWORDS.contains(&word) {
+        Class::Keyword
+    } else if WGSL_TYPES.contains(&word) || vector_alias(word) {
+        Class::Type
+    } else if WGSL_BUILTINS.contains(&word)
+        || word.starts_with("subgroup")
+        || word.starts_with("quad")
+        || word.starts_with("atomic")
+    {
+        Class::Builtin
+    } else {
+        Class::Plain
+    }
+}
+
 /// The source as classified runs of characters (a run never spans a line break).
-fn scan(source: &str) -> Vec<Vec<(Class, String)>> {
+fn scan(source: &str, lang: Lang) -> Vec<Vec<(Class, String)>> {
     let chars: Vec<char> = source.chars().collect();
     let at = |k: usize| chars.get(k).copied().unwrap_or('\0');
     let mut lines: Vec<Vec<(Class, String)>> = vec![Vec::new()];
@@ -175,7 +298,7 @@ fn scan(source: &str) -> Vec<Vec<(Class, String)>> {
             }
             i = (i + 2).min(chars.len());
             Class::Comment
-        } else if c == '#' && line_start {
+        } else if c == '#' && line_start && lang == Lang::C {
             while i < chars.len() && chars[i] != '\n' {
                 i += 1;
             }
@@ -197,12 +320,17 @@ fn scan(source: &str) -> Vec<Vec<(Class, String)>> {
                 i += 1;
             }
             Class::Number
-        } else if c.is_alphabetic() || c == '_' {
+        } else if c.is_alphabetic()
+            || c == '_'
+            || (c == '@' && lang == Lang::Wgsl && (at(i + 1).is_alphabetic() || at(i + 1) == '_'))
+        {
+            // A WGSL attribute (`@compute`) is one word with its `@`.
+            i += 1;
             while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
-            classify(&word)
+            lang.classify(&word)
         } else {
             i += 1;
             Class::Plain
@@ -291,12 +419,13 @@ fn plain(source: &str) -> (Html, Html) {
 pub const LONG_LINE_RUNS: usize = 2_000;
 
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
-/// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
-pub fn render(source: &str, marks: &Marks) -> (Html, Html) {
+/// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks; the words
+/// coloured as `lang`'s table says ([`Lang::of`] the source).
+pub fn render(source: &str, lang: Lang, marks: &Marks) -> (Html, Html) {
     if is_plain(source) {
         return plain(source);
     }
-    let lines = scan(source);
+    let lines = scan(source, lang);
     let mut code = Html::with_capacity(source.len() * 3);
     let mut gutter = Html::with_capacity(lines.len() * 40);
     // The squiggles grouped by line once, so that the work is linear in the source plus the

@@ -164,6 +164,32 @@ pub fn fields_html(
     html
 }
 
+/// Marks the argument fields in `args_box` as the previous kernel's (`stale`: a pasted kernel
+/// failed to load, so they may not apply): `data-stale`, every input disabled and `note`
+/// ("from the previous kernel") shown; or as applying again.
+///
+/// # Errors
+/// A DOM error.
+#[cfg(target_arch = "wasm32")]
+pub fn mark_stale(args_box: &Element, note: &web_sys::HtmlElement, stale: bool) -> Js<()> {
+    if stale {
+        args_box.set_attribute("data-stale", "true")?;
+    } else {
+        args_box.remove_attribute("data-stale")?;
+    }
+    note.set_hidden(!stale);
+    let found = args_box.query_selector_all("input")?;
+    for i in 0..found.length() {
+        if let Some(input) = found
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            input.set_disabled(stale);
+        }
+    }
+    Ok(())
+}
+
 /// Takes a field's error mark off: no `aria-invalid`, and described by its hint again (what
 /// "auto" means), or by nothing.
 ///

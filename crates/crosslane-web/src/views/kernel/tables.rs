@@ -10,17 +10,51 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crosslane_core::LaneMask;
-use crosslane_kernel::{KVal, LaneVal, MemWrite, Memory, Space, VarChange};
+use crosslane_kernel::{KVal, LaneVal, MemWrite, Memory, Scalar, Space, VarChange};
 
 use crate::kit::Html;
 
 /// Cells per row of the memory table.
 pub const MEMORY_COLUMNS: usize = 16;
 
-/// A value as the page and the cell editor write it: vectors as `a:b:…` (what
-/// [`crosslane_kernel::memory::parse_cell`] reads back), scalars as the interpreter prints them.
+/// A value as the lane table, the memory table and the cell editor write it: vectors as
+/// `a:b:…`, floats as [`float_text`], other scalars as the interpreter prints them; all of it
+/// what [`crosslane_kernel::memory::parse_cell`] reads back.
 pub fn value_text(v: &KVal) -> String {
-    crosslane_kernel::edits::cell_text(v)
+    match v {
+        KVal::Float { ty, x, .. } => float_text(*x, *ty == Scalar::F32),
+        KVal::Vector { items, .. } => items.iter().map(value_text).collect::<Vec<_>>().join(":"),
+        other => crosslane_kernel::edits::cell_text(other),
+    }
+}
+
+/// A float in its shortest round-trip form (`single`: as an `f32`, so `0.1f` reads `0.1`), with
+/// an exponent where positional notation would be long: a decimal exponent below −4 or from 16
+/// on, as Python's `repr` chooses (`1.234e-22`, `3e30`; `0.0001`, `123456.7`), written as Rust
+/// writes it (no `+`, no leading zeros in the exponent). `NaN`, `inf` and `-inf` as the
+/// interpreter writes them.
+pub fn float_text(x: f64, single: bool) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let (plain, exp) = if single {
+        let y = x as f32;
+        (format!("{y}"), format!("{y:e}"))
+    } else {
+        (format!("{x}"), format!("{x:e}"))
+    };
+    let power: i32 = exp
+        .rsplit_once('e')
+        .and_then(|(_, p)| p.parse().ok())
+        .unwrap_or(0);
+    if x != 0.0 && !(-4..16).contains(&power) {
+        exp
+    } else {
+        plain
+    }
 }
 
 /// The hover text of an undefined lane value: why, and the line that made it so.
@@ -266,4 +300,36 @@ pub fn memory_table(
             });
     }
     html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::float_text;
+
+    /// Python 3's `repr` of the same doubles picks the same form (exponent or not) and the same
+    /// digits: `repr(1.234e-22)` = '1.234e-22', `repr(1e16)` = '1e+16', `repr(1e15)` =
+    /// '1000000000000000.0', `repr(0.0001)` = '0.0001', `repr(0.00001)` = '1e-05' (Rust writes
+    /// the exponent without `+` and leading zeros, and a whole number without `.0`). Singles:
+    /// the shortest text that reads back as the same `f32` (`0.1f` is "0.1", 3e30f "3e30").
+    #[test]
+    fn floats_are_shortest_with_an_exponent_outside_1e_minus_4_to_1e16() {
+        let cases: [(f64, bool, &str); 12] = [
+            (1.234e-22, false, "1.234e-22"),
+            (1e16, false, "1e16"),
+            (1e15, false, "1000000000000000"),
+            (0.0001, false, "0.0001"),
+            (0.00001, false, "1e-5"),
+            (-2.5e-300, false, "-2.5e-300"),
+            (0.0, false, "0"),
+            (f64::from(1.234e-22f32), true, "1.234e-22"),
+            (f64::from(3e30f32), true, "3e30"),
+            (f64::from(0.1f32), true, "0.1"),
+            (f64::from(123456.7f32), true, "123456.7"),
+            (f64::NEG_INFINITY, true, "-inf"),
+        ];
+        for (x, single, text) in cases {
+            assert_eq!(float_text(x, single), text, "{x:e} single {single}");
+        }
+        assert_eq!(float_text(f64::NAN, false), "NaN");
+    }
 }
