@@ -352,6 +352,7 @@ pub fn parse_preprocessed(
     })?;
     p.read_deferred_main();
     p.read_pending_host_calls();
+    p.drop_uncalled_launches();
     p.link_vf_calls();
     p.resolve_launches();
     let superseded = std::mem::take(&mut p.superseded);
@@ -532,6 +533,9 @@ struct Parser<'a> {
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
+    /// The host functions `main`'s reading calls, directly or through others, and the range
+    /// of launches that reading found ([`host_calls::Parser::drop_uncalled_launches`]).
+    main_calls: host_calls::MainCalls,
     /// Launches host loops were read into, one per iteration (`host_loop_launch`).
     unrolled: usize,
     /// How many host loops being read per iteration enclose the reading now.
@@ -835,6 +839,7 @@ impl<'a> Parser<'a> {
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
             superseded: std::collections::HashSet::new(),
+            main_calls: host_calls::MainCalls::default(),
             unrolled: 0,
             unroll_depth: 0,
             undecided: Vec::new(),
