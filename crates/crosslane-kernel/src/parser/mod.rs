@@ -153,6 +153,7 @@ mod ptr_alias;
 mod range_for;
 mod ref_cast;
 mod refused_kernel;
+mod rocprim_shuffle;
 mod scopes;
 mod sfinae;
 mod std_constants;
@@ -308,6 +309,7 @@ pub fn parse_preprocessed(
     let tokens = file_shared::scope_file_shared(thrust_pair::thrust_pair(
         aligned_storage::aligned_storage(file_shared::hoist_shared(tokens)),
     ));
+    let tokens = rocprim_shuffle::rocprim_shuffles(tokens);
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
