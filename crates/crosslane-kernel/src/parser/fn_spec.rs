@@ -235,8 +235,8 @@ impl Parser<'_> {
     /// when it can be deduced, `template <> float element<Op::Add>(float, float)` of
     /// `template <Op O, typename T> T element(T, T)`), defaults for the rest; in an overload
     /// set, the template whose signature matches. `open` is the parameter list's `(`. When
-    /// `ARGS` is complete for a name with no overloads, or nothing matches, `ARGS` is kept as
-    /// given (the caller's defaults and errors apply).
+    /// `ARGS` names every parameter of a name with no overloads, or nothing matches, `ARGS` is
+    /// kept as given (the caller's defaults and errors apply).
     ///
     /// # Errors
     /// A deduced argument's tokens that read as no type or constant, a parameter neither
@@ -251,11 +251,13 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<(String, Vec<TArg>)> {
         let overloads = self.overloads.get(name).cloned().unwrap_or_default();
+        // Every parameter named: nothing to deduce. A parameter with a default is still
+        // deduced when the signature names it (`template <> __half init<Op::Add>()` of
+        // `template <Op O, typename T = float> T init()` is `init<Op::Add, __half>`).
         let complete = |p: &Parser<'_>, key: &str| {
             p.templates.get(key).is_none_or(|t| {
                 let ps = t.params();
-                ps.iter().any(|x| x.pack)
-                    || ps.iter().skip(given.len()).all(|x| x.default.is_some())
+                ps.iter().any(|x| x.pack) || ps.len() <= given.len()
             })
         };
         if overloads.is_empty() && complete(self, name) {

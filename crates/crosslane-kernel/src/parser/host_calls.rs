@@ -544,10 +544,23 @@ impl Parser<'_> {
         if !range.clone().any(|i| !self.superseded.contains(&i)) {
             return;
         }
+        // A function main launches (an Ascend C vector kernel whose body launches its SIMT
+        // function by `asc_vf_call`) is reached too.
+        let launched: std::collections::HashSet<&str> = range
+            .filter_map(|i| self.launches.get(i))
+            .map(|l| l.kernel.as_str())
+            .collect();
+        let mut dropped = Vec::new();
         for (name, f) in &self.host_fns {
-            if name != "main" && !self.main_calls.called.contains(name) {
-                self.superseded.extend(f.launches.clone());
+            if name != "main"
+                && !self.main_calls.called.contains(name)
+                && !launched.contains(name.as_str())
+            {
+                dropped.push(f.launches.clone());
             }
+        }
+        for r in dropped {
+            self.superseded.extend(r);
         }
     }
 
