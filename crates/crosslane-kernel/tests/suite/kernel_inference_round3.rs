@@ -331,3 +331,26 @@ __global__ void k(int* out) {
     let t = run_finished(racy, c);
     assert!(has(&t, Level::Warning, "write-after-read"));
 }
+
+#[test]
+fn sizeof_a_host_half_array_sizes_the_allocation() {
+    // `cudaMalloc(&d, sizeof(h))` of `half h[96]`: 96 * 2 bytes = 96 `half` cells (CUDA Math
+    // API: `__half` is 2 bytes). Three blocks of 32 write every cell; the buffer was one cell
+    // per thread of one block before, and the other blocks' writes fell outside it.
+    let src = "\
+#include <cuda_fp16.h>
+__global__ void k(half* o) { o[threadIdx.x + 32 * blockIdx.x] = __float2half(1.5f); }
+int main() {
+    const int n = 96;
+    half h[n];
+    half2 h2[n / 2];
+    half *d, *d2;
+    cudaMalloc(&d, sizeof(h));
+    cudaMalloc(&d2, sizeof(h2));
+    k<<<3, 32>>>(d);
+    return 0;
+}
+";
+    let t = run_default(src);
+    assert_eq!(floats(&t, "o"), vec![Some(1.5); 96]);
+}
