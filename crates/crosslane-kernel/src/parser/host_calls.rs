@@ -113,19 +113,22 @@ impl Parser<'_> {
 
     /// Whether a function with no execution-space specifier (so a host function, CUDA C++
     /// Programming Guide, "Function Execution Space Specifiers": one declared with none is
-    /// `__host__`) is host code by its parameters or body, beyond what
-    /// [`super::host::looks_like_host`] sees: a parameter of a runtime type (`cudaStream_t`,
-    /// `hipStream_t`), or a call of a host function read before it (bitsandbytes'
-    /// `extern "C" void gemm_4bit_inference_naive_f32(…, cudaStream_t stream) {
-    /// gemm_4bit_inference_naive<float, 32>(…); }`, whose launch is in the template it calls).
-    /// The parameter list is `params_open..params_close`, the body `open..close`.
-    pub(super) fn wraps_host_fn(
+    /// `__host__`) is host code by its parameters or body: what
+    /// [`super::host::looks_like_host`] sees (a launch, a runtime call), a parameter of a
+    /// runtime type (`cudaStream_t`, `hipStream_t`), or a call of a host function read before
+    /// it (bitsandbytes' `extern "C" void gemm_4bit_inference_naive_f32(…, cudaStream_t
+    /// stream) { gemm_4bit_inference_naive<float, 32>(…); }`, whose launch is in the template
+    /// it calls). The parameter list is `params_open..params_close`, the body `open..close`.
+    pub(super) fn host_body(
         &self,
         params_open: usize,
         params_close: usize,
         open: usize,
         close: usize,
     ) -> bool {
+        if super::host::looks_like_host(&self.toks[open..close]) {
+            return true;
+        }
         let runtime_param = self.toks[params_open..params_close].iter().any(|t| {
             matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "cudaStream_t" | "hipStream_t"))
         });
