@@ -354,3 +354,24 @@ int main() {
     let t = run_default(src);
     assert_eq!(floats(&t, "o"), vec![Some(1.5); 96]);
 }
+
+#[test]
+fn amd_inline_assembly_is_refused_with_the_builtins_to_write() {
+    // aiter's fused DPP max, `v_max_f32 %0, %1, %1 quad_perm:[1,0,3,2] … bound_ctrl:1`: GCN
+    // assembly is not emulated; the refusal names it as AMD assembly and the builtin a DPP
+    // modifier is written with.
+    let src = "\
+#include <hip/hip_runtime.h>
+__global__ void k(float* out) {
+    float v = out[threadIdx.x];
+    float r;
+    asm volatile(\"v_max_f32 %0, %1, %1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf bound_ctrl:1\" : \"=&v\"(r) : \"v\"(v));
+    out[threadIdx.x] = r;
+}
+";
+    let mut c = launch(Dialect::Hip, 64, &[("out", 64, "index")]);
+    c.preprocess.arch = Some("gfx942".into());
+    let m = crate::support::refused(src, c);
+    assert!(m.contains("AMD GPU assembly"), "{m}");
+    assert!(m.contains("__builtin_amdgcn_update_dpp"), "{m}");
+}
