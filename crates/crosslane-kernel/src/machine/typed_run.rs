@@ -649,20 +649,13 @@ impl Executor {
             .warp_race_on()
             .then(|| Vec::with_capacity(act.count() as usize));
         let memory = &self.trace.memory;
+        let mut cells = Vec::with_capacity(act.count() as usize);
         for l in act.iter() {
             // The address as `address` computes it: the pointer's offset plus the index.
             let Ok(k) = i64::try_from(as_int(count, idx[l])) else {
                 return false;
             };
             let cell = (offsets[l] as i64).saturating_add(k);
-            if let Some(v) = seen.as_mut() {
-                v.push((bufs[l] as usize, cell, l));
-            }
-            if let Some(me) = who.as_mut() {
-                me.lane = u8::try_from(l).unwrap_or(u8::MAX);
-                let at = (memory, &mut self.meter);
-                self.race.read(at, *me, bufs[l] as usize, cell);
-            }
             match memory.read(bufs[l] as usize, cell) {
                 Ok(Some(KVal::Int { ty, bits })) if ty == elem => out[l] = bits,
                 Ok(Some(KVal::Float {
@@ -671,6 +664,20 @@ impl Executor {
                     approx: None,
                 })) if ty == elem => out[l] = x.to_bits(),
                 _ => return false,
+            }
+            cells.push((bufs[l] as usize, cell, l));
+        }
+        // The reads are recorded once every lane's cell holds the element type: a cell of
+        // another type (an `int*` over a `char` buffer) is read by `load` in bytes, and a
+        // record here would name the element's index as a cell.
+        for &(buf, cell, l) in &cells {
+            if let Some(v) = seen.as_mut() {
+                v.push((buf, cell, l));
+            }
+            if let Some(me) = who.as_mut() {
+                me.lane = u8::try_from(l).unwrap_or(u8::MAX);
+                let at = (&self.trace.memory, &mut self.meter);
+                self.race.read(at, *me, buf, cell);
             }
         }
         for (buf, cell, l) in seen.into_iter().flatten() {

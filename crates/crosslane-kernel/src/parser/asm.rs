@@ -111,6 +111,25 @@ impl Parser<'_> {
                 ));
             }
             let op = text.split_whitespace().next().unwrap_or("(empty)");
+            // AMD GCN/CDNA/RDNA assembly (`v_max_f32 %0, %1, %1 quad_perm:[1,0,3,2]`, aiter's
+            // fused DPP reductions): named as such, with the builtins that write it in C++
+            // (AMD's ISA guides: a DPP modifier on a VALU instruction reads another lane's
+            // operand as `v_mov_b32_dpp` does).
+            if ["v_", "s_", "ds_", "buffer_", "global_", "flat_"]
+                .iter()
+                .any(|p| op.starts_with(p))
+            {
+                return refuse(format!(
+                    "inline `asm` `{op}` is AMD GPU assembly, which is not emulated; write it in \
+                     C++: an instruction with a DPP modifier (`quad_perm:[…]`, `row_shr:N`, \
+                     `row_half_mirror`, `row_bcast:15`) is the operation on \
+                     `__builtin_amdgcn_update_dpp(old, x, ctrl, row_mask, bank_mask, \
+                     bound_ctrl)` (rocPRIM's `rocprim::detail::warp_move_dpp<T, ctrl>(x)`), \
+                     `ds_swizzle_b32` is `__builtin_amdgcn_ds_swizzle`, `ds_bpermute_b32` \
+                     `__builtin_amdgcn_ds_bpermute`, `v_readlane_b32` \
+                     `__builtin_amdgcn_readlane`"
+                ));
+            }
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
                  registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, one global \

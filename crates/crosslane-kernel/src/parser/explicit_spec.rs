@@ -97,8 +97,10 @@ impl Parser<'_> {
             if matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("<"))) {
                 self.pos = k + 1;
                 let args_from = self.pos;
-                let bound = self.template_args()?;
-                (name, args_from, bound, self.pos)
+                let given = self.template_args()?;
+                let args_to = self.pos;
+                let (key, bound) = self.spec_given(from, k, args_to, &name, given, at)?;
+                (key, args_from, bound, args_to)
             } else {
                 let (key, bound) = self.spec_deduced(from, k, &name, at)?;
                 (key, k + 1, bound, k + 1)

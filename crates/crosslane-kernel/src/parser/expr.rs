@@ -767,7 +767,26 @@ impl Parser<'_> {
                 }
                 self.expect_punct("<")?;
                 let base = self.base_type()?;
-                let (ty, reference) = self.pointers(base)?;
+                let (mut ty, reference) = self.pointers(base)?;
+                // `reinterpret_cast<int4(&)[16]>(bytes)[0] = …` (bitsandbytes'
+                // `kgemm_4bit_inference_naive`): a reference to an array of `T` naming the
+                // operand's storage ([expr.reinterpret.cast]/11); indexed, it is the operand
+                // seen through a `T*`, as the array converts to a pointer to its first element
+                // ([conv.array]). The bound changes no element.
+                if !reference
+                    && self.is_punct("(")
+                    && matches!(self.peek(1), Tok::Punct("&"))
+                    && matches!(self.peek(2), Tok::Punct(")"))
+                    && matches!(self.peek(3), Tok::Punct("["))
+                {
+                    if let Ty::Val(v) = ty {
+                        let close = self.closing(self.pos + 3).ok_or_else(|| {
+                            KernelError::new(span.line, span.col, "`[` never closed")
+                        })?;
+                        self.pos = close + 1;
+                        ty = Ty::Ptr(v);
+                    }
+                }
                 self.expect_punct(">")?;
                 self.expect_punct("(")?;
                 let e = self.expr()?;

@@ -37,15 +37,21 @@ fn is_qualifier(t: &Token) -> bool {
 }
 
 /// The signature of a function whose name is `toks[name]` and whose parameter list opens at
-/// `toks[name + 1]`, starting at `toks[0]`; `is_type` says whether a word names a type (a
-/// declarator's name is a last word that does not).
-fn signature(toks: &[Token], name: usize, is_type: &dyn Fn(&str) -> bool) -> Option<Signature> {
+/// `toks[open]` (`name + 1`, or after the template arguments of `name<…>(…)`), starting at
+/// `toks[0]`; `is_type` says whether a word names a type (a declarator's name is a last word
+/// that does not).
+fn signature(
+    toks: &[Token],
+    name: usize,
+    open: usize,
+    is_type: &dyn Fn(&str) -> bool,
+) -> Option<Signature> {
     let ret = (0..name).filter(|&i| !is_qualifier(&toks[i])).collect();
     let mut depth = 0usize;
     let mut params = Vec::new();
     let mut cur = Vec::new();
     let mut in_default = false;
-    for (i, t) in toks.iter().enumerate().skip(name + 2) {
+    for (i, t) in toks.iter().enumerate().skip(open + 1) {
         match &t.tok {
             Tok::Punct("(" | "<" | "[" | "{") => depth += 1,
             Tok::Punct(")") if depth == 0 => {
@@ -184,7 +190,7 @@ impl Parser<'_> {
         let mut found = Vec::new();
         let mut reasons = Vec::new();
         for key in keys {
-            match self.spec_match(from, at_name, &key) {
+            match self.spec_match(from, at_name, at_name + 1, &key) {
                 Ok(Some(args)) => found.push((key, args)),
                 Ok(None) => {}
                 Err(e) => reasons.push(e.message),
@@ -219,9 +225,89 @@ impl Parser<'_> {
                 ))
             }
         };
+        let bound = self.fill_deduced(&key, name, deduced, at)?;
+        Ok((key, bound))
+    }
+
+    /// The template a specialization `RET name<ARGS>(…)` names, and its arguments: `ARGS`
+    /// first, the parameters after them deduced from the signature as [`Self::spec_deduced`]
+    /// does (C++17 [temp.expl.spec]/10: a trailing template argument can be left unspecified
+    /// when it can be deduced, `template <> float element<Op::Add>(float, float)` of
+    /// `template <Op O, typename T> T element(T, T)`), defaults for the rest; in an overload
+    /// set, the template whose signature matches. `open` is the parameter list's `(`. When
+    /// `ARGS` names every parameter of a name with no overloads, or nothing matches, `ARGS` is
+    /// kept as given (the caller's defaults and errors apply).
+    ///
+    /// # Errors
+    /// A deduced argument's tokens that read as no type or constant, a parameter neither
+    /// given, deduced nor defaulted.
+    pub(super) fn spec_given(
+        &mut self,
+        from: usize,
+        at_name: usize,
+        open: usize,
+        name: &str,
+        given: Vec<TArg>,
+        at: Span,
+    ) -> PResult<(String, Vec<TArg>)> {
+        let overloads = self.overloads.get(name).cloned().unwrap_or_default();
+        // Every parameter named: nothing to deduce. A parameter with a default is still
+        // deduced when the signature names it (`template <> __half init<Op::Add>()` of
+        // `template <Op O, typename T = float> T init()` is `init<Op::Add, __half>`).
+        let complete = |p: &Parser<'_>, key: &str| {
+            p.templates.get(key).is_none_or(|t| {
+                let ps = t.params();
+                ps.iter().any(|x| x.pack) || ps.len() <= given.len()
+            })
+        };
+        if overloads.is_empty() && complete(self, name) {
+            return Ok((name.to_string(), given));
+        }
+        let mut found = Vec::new();
+        for key in std::iter::once(name.to_string()).chain(overloads) {
+            let Some(t) = self.templates.get(&key) else {
+                continue;
+            };
+            if t.params().iter().any(|x| x.pack) || given.len() > t.params().len() {
+                continue;
+            }
+            let Ok(Some(mut args)) = self.spec_match(from, at_name, open, &key) else {
+                continue;
+            };
+            let agrees = given.iter().enumerate().all(|(i, g)| match &args[i] {
+                Some(d) => d == g,
+                None => true,
+            });
+            if agrees {
+                for (i, g) in given.iter().enumerate() {
+                    args[i] = Some(g.clone());
+                }
+                found.push((key, args));
+            }
+        }
+        if found.len() != 1 {
+            return Ok((name.to_string(), given));
+        }
+        let (key, args) = found.remove(0);
+        let bound = self.fill_deduced(&key, name, args, at)?;
+        Ok((key, bound))
+    }
+
+    /// Template `key`'s arguments from those a specialization gives or deduces (`None` where
+    /// neither), each missing one its parameter's default.
+    ///
+    /// # Errors
+    /// A parameter with no argument and no default, a default that names no type.
+    fn fill_deduced(
+        &mut self,
+        key: &str,
+        name: &str,
+        deduced: Vec<Option<TArg>>,
+        at: Span,
+    ) -> PResult<Vec<TArg>> {
         let params = self
             .templates
-            .get(&key)
+            .get(key)
             .map(|t| t.params().to_vec())
             .unwrap_or_default();
         let mut bound: Vec<TArg> = Vec::new();
@@ -254,12 +340,12 @@ impl Parser<'_> {
             };
             bound.push(arg);
         }
-        Ok((key, bound))
+        Ok(bound)
     }
 
     /// The arguments template `key`'s signature deduces from the specialization's
-    /// (`self.toks[from..]`, named at `at_name`), per parameter; `None` when the signatures
-    /// do not match.
+    /// (`self.toks[from..]`, named at `at_name`, its parameter list opening at `open`), per
+    /// parameter; `None` when the signatures do not match.
     ///
     /// # Errors
     /// Two different arguments deduced for one parameter, or tokens that read as no argument.
@@ -267,6 +353,7 @@ impl Parser<'_> {
         &mut self,
         from: usize,
         at_name: usize,
+        open: usize,
         key: &str,
     ) -> PResult<Option<Vec<Option<TArg>>>> {
         let Some(t) = self.templates.get(key) else {
@@ -284,11 +371,11 @@ impl Parser<'_> {
         let is_type = |w: &str| {
             self.is_type_word(w) || self.is_struct_name(w) || names.iter().any(|n| n == w)
         };
-        let Some(psig) = signature(&ptoks, pname, &is_type) else {
+        let Some(psig) = signature(&ptoks, pname, pname + 1, &is_type) else {
             return Ok(None);
         };
         let stoks = &self.toks[from..];
-        let Some(ssig) = signature(stoks, at_name - from, &is_type) else {
+        let Some(ssig) = signature(stoks, at_name - from, open - from, &is_type) else {
             return Ok(None);
         };
         if psig.params.len() != ssig.params.len() {
@@ -343,6 +430,17 @@ impl Parser<'_> {
         self.pos = pos;
         self.gt_owed = owed;
         let a = a?;
+        // `float` bound by `T` in `T* p` against `float* __restrict__ p`: the type reading goes
+        // on through the declarator's `*` and its qualifiers ([`Parser::template_arg`] reads
+        // `float*` as one argument); the argument is the pointee.
+        if end > y
+            && matches!(self.toks[y].tok, Tok::Punct("*"))
+            && self.toks[y + 1..end].iter().all(is_qualifier)
+        {
+            if let TArg::Ptr(v) = a {
+                return Ok(TArg::Type(v));
+            }
+        }
         if end != y {
             let t = &self.toks[x];
             return Err(KernelError::new(

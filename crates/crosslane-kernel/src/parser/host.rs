@@ -433,9 +433,16 @@ impl Parser<'_> {
             st.env.insert(argc, HostVal::Int(1));
         }
         let before = self.launches.len();
+        let is_main = name == "main";
+        let was = self.main_calls.reading;
+        self.main_calls.reading |= is_main;
         let mut k = open + 1;
         while k < close {
             k = self.host_statement(&mut st, k, close).max(k + 1);
+        }
+        self.main_calls.reading = was;
+        if is_main {
+            self.main_calls.launches = Some(before..self.launches.len());
         }
         let launched = self.launches.len() - before;
         self.diag(

@@ -63,6 +63,17 @@ pub(super) struct CallSite {
     depth: u32,
 }
 
+/// What `main`'s reading reached ([`Parser::drop_uncalled_launches`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct MainCalls {
+    /// Whether `main` (or a call it makes) is being read now.
+    pub(super) reading: bool,
+    /// The host functions called while `main` was read.
+    pub(super) called: std::collections::HashSet<String>,
+    /// The launches `main`'s reading found, calls included; `None` before it is read.
+    pub(super) launches: Option<Range<usize>>,
+}
+
 /// A host function or host function template, for reading its body again at a call.
 #[derive(Clone)]
 pub(super) struct HostFn {
@@ -98,6 +109,36 @@ impl Parser<'_> {
                 launches: before..self.launches.len(),
             },
         );
+    }
+
+    /// Whether a function with no execution-space specifier (so a host function, CUDA C++
+    /// Programming Guide, "Function Execution Space Specifiers": one declared with none is
+    /// `__host__`) is host code by its parameters or body: what
+    /// [`super::host::looks_like_host`] sees (a launch, a runtime call), a parameter of a
+    /// runtime type (`cudaStream_t`, `hipStream_t`), or a call of a host function read before
+    /// it (bitsandbytes' `extern "C" void gemm_4bit_inference_naive_f32(…, cudaStream_t
+    /// stream) { gemm_4bit_inference_naive<float, 32>(…); }`, whose launch is in the template
+    /// it calls). The parameter list is `params_open..params_close`, the body `open..close`.
+    pub(super) fn host_body(
+        &self,
+        params_open: usize,
+        params_close: usize,
+        open: usize,
+        close: usize,
+    ) -> bool {
+        if super::host::looks_like_host(&self.toks[open..close]) {
+            return true;
+        }
+        let runtime_param = self.toks[params_open..params_close].iter().any(|t| {
+            matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "cudaStream_t" | "hipStream_t"))
+        });
+        runtime_param
+            || self.toks[open..close]
+                .windows(2)
+                .any(|w| match (&w[0].tok, &w[1].tok) {
+                    (Tok::Ident(n), Tok::Punct("(" | "<")) => self.host_fns.contains_key(n),
+                    _ => false,
+                })
     }
 
     /// Whether `toks` call a host function whose reading found a kernel launch (`run(d_x,
@@ -494,6 +535,38 @@ impl Parser<'_> {
     }
 
     /// Reads `main` if [`Parser::defer_main`] kept it.
+    /// Launches read from the definitions of host functions that `main` never calls are no
+    /// launches of the program (C++17 [basic.start.main]/1: the program runs `main`; a
+    /// function is executed only when called): dropped, when `main`'s reading found launches
+    /// of its own. A file whose `main` launches nothing keeps every launch read (a library
+    /// file of launchers, or a call the host reading does not follow).
+    pub(super) fn drop_uncalled_launches(&mut self) {
+        let Some(range) = self.main_calls.launches.clone() else {
+            return;
+        };
+        if !range.clone().any(|i| !self.superseded.contains(&i)) {
+            return;
+        }
+        // A function main launches (an Ascend C vector kernel whose body launches its SIMT
+        // function by `asc_vf_call`) is reached too.
+        let launched: std::collections::HashSet<&str> = range
+            .filter_map(|i| self.launches.get(i))
+            .map(|l| l.kernel.as_str())
+            .collect();
+        let mut dropped = Vec::new();
+        for (name, f) in &self.host_fns {
+            if name != "main"
+                && !self.main_calls.called.contains(name)
+                && !launched.contains(name.as_str())
+            {
+                dropped.push(f.launches.clone());
+            }
+        }
+        for r in dropped {
+            self.superseded.extend(r);
+        }
+    }
+
     pub(super) fn read_deferred_main(&mut self) {
         if let Some((params, at, open, close)) = self.deferred_main.take() {
             self.read_host("main", params, at, open, close);
@@ -502,6 +575,13 @@ impl Parser<'_> {
 
     /// Reads each call kept by [`Parser::host_call`] whose callee the file defined after it.
     pub(super) fn read_pending_host_calls(&mut self) {
+        let was = std::mem::replace(&mut self.main_calls.reading, true);
+        self.read_pending_calls_now();
+        self.main_calls.reading = was;
+    }
+
+    /// [`Self::read_pending_host_calls`]' loop.
+    fn read_pending_calls_now(&mut self) {
         for site in std::mem::take(&mut self.pending_calls) {
             if self.host_fns.contains_key(&site.name) && self.host_calls_read < MAX_CALLS {
                 self.host_call_depth = site.depth;
@@ -567,6 +647,9 @@ impl Parser<'_> {
     /// device allocation.
     fn read_call(&mut self, site: &CallSite, caller: Option<&mut HostState>) -> Option<HostVal> {
         let f = self.host_fns.get(&site.name).cloned()?;
+        if self.main_calls.reading {
+            self.main_calls.called.insert(site.name.clone());
+        }
         // The callee's state: file-scope constants, then each parameter bound.
         let mut inner = HostState {
             name: site.name.clone(),

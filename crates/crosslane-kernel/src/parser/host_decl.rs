@@ -865,8 +865,8 @@ impl Parser<'_> {
 }
 
 /// The bytes of one element of a host array whose declaration's type words are `words`
-/// (`int`, `unsigned char`, `double`), on the LP64 targets CUDA and HIP compile host code for
-/// (`long` 8 bytes); `None` for a pointer, a struct or a type not listed.
+/// (`int`, `unsigned char`, `double`, `half`), on the LP64 targets CUDA and HIP compile host
+/// code for (`long` 8 bytes); `None` for a pointer, a struct or a type not listed.
 fn host_elem_bytes(words: &[crate::lexer::Token]) -> Option<u64> {
     let mut bytes = None;
     for t in words {
@@ -875,6 +875,13 @@ fn host_elem_bytes(words: &[crate::lexer::Token]) -> Option<u64> {
                 "const" | "static" | "volatile" | "unsigned" | "signed" => {}
                 "char" | "bool" | "int8_t" | "uint8_t" => bytes = Some(1),
                 "short" | "int16_t" | "uint16_t" => bytes = Some(2),
+                // The 16-bit floats and their pairs (CUDA Math API, "Half Precision" and
+                // "Bfloat16 Precision" types: 2 and 4 bytes; HIP's the same).
+                "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16" | "__hip_bfloat16"
+                | "hip_bfloat16" | "__bf16" => bytes = Some(2),
+                "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162" => {
+                    bytes = Some(4)
+                }
                 "int" if bytes.is_none() => bytes = Some(4),
                 "int" => {}
                 "float" | "int32_t" | "uint32_t" => bytes = Some(4),

@@ -435,7 +435,7 @@ impl Parser<'_> {
                 let host = launcher
                     || name == "main"
                     || self.q_host
-                    || host::looks_like_host(&self.toks[at..close]);
+                    || self.host_body(open_params, close_params, at, close);
                 if host {
                     let params = host::param_names(&self.toks[open_params + 1..close_params]);
                     let before = self.launches.len();

@@ -154,6 +154,7 @@ mod ptr_alias;
 mod range_for;
 mod ref_cast;
 mod refused_kernel;
+mod rocprim_shuffle;
 mod scopes;
 mod sfinae;
 mod std_constants;
@@ -309,6 +310,7 @@ pub fn parse_preprocessed(
     let tokens = file_shared::scope_file_shared(thrust_pair::thrust_pair(
         aligned_storage::aligned_storage(file_shared::hoist_shared(tokens)),
     ));
+    let tokens = rocprim_shuffle::rocprim_shuffles(tokens);
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
@@ -353,6 +355,7 @@ pub fn parse_preprocessed(
     })?;
     p.read_deferred_main();
     p.read_pending_host_calls();
+    p.drop_uncalled_launches();
     p.link_vf_calls();
     p.resolve_launches();
     let superseded = std::mem::take(&mut p.superseded);
@@ -533,6 +536,9 @@ struct Parser<'a> {
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
+    /// The host functions `main`'s reading calls, directly or through others, and the range
+    /// of launches that reading found ([`host_calls::Parser::drop_uncalled_launches`]).
+    main_calls: host_calls::MainCalls,
     /// Launches host loops were read into, one per iteration (`host_loop_launch`).
     unrolled: usize,
     /// How many host loops being read per iteration enclose the reading now.
@@ -836,6 +842,7 @@ impl<'a> Parser<'a> {
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
             superseded: std::collections::HashSet::new(),
+            main_calls: host_calls::MainCalls::default(),
             unrolled: 0,
             unroll_depth: 0,
             undecided: Vec::new(),

@@ -63,10 +63,11 @@ fn at(t: &Token) -> Span {
 }
 
 /// The names the source declares as namespaces (`namespace X {`, `namespace a::b {`,
-/// `namespace N = X;`) or enums (`enum [class|struct] E`), except the cooperative-groups ones
-/// and aliases of CUB's or hipCUB's.
+/// `namespace N = X;`), enums (`enum [class|struct] E`) or aliases of its enums (`using A =
+/// ns::E;`), except the cooperative-groups ones and aliases of CUB's or hipCUB's.
 pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
     let mut names = HashSet::new();
+    let mut enums = HashSet::new();
     for k in 0..toks.len() {
         match word(toks.get(k)) {
             Some("namespace") => {
@@ -100,9 +101,32 @@ pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
                 }
                 if let Some(n) = word(toks.get(j)) {
                     names.insert(n.to_string());
+                    enums.insert(n.to_string());
                 }
             }
             _ => {}
+        }
+    }
+    // `using rop = reduce::ROpType;`: an alias of an enum qualifies its enumerators as the
+    // enum does (`rop::Add`; ISO C++ [dcl.typedef]/2, [dcl.enum]/11).
+    for k in 0..toks.len() {
+        if word(toks.get(k)) != Some("using") || !punct(toks.get(k + 2), "=") {
+            continue;
+        }
+        let Some(alias) = word(toks.get(k + 1)) else {
+            continue;
+        };
+        let mut j = k + 3;
+        let mut last = None;
+        while let Some(w) = word(toks.get(j)) {
+            last = Some(w);
+            if !punct(toks.get(j + 1), "::") {
+                break;
+            }
+            j += 2;
+        }
+        if punct(toks.get(j + 1), ";") && last.is_some_and(|w| enums.contains(w)) {
+            names.insert(alias.to_string());
         }
     }
     names

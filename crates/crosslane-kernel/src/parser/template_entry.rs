@@ -28,7 +28,12 @@ impl Parser<'_> {
         if has_kernel {
             return None;
         }
-        let mut found = self.templates.iter().filter(|(_, t)| runnable(t));
+        // An explicit specialization is kept under its instance's name (`scale<half>`): an
+        // instance, not a template to run as `k<>`.
+        let mut found = self
+            .templates
+            .iter()
+            .filter(|(n, t)| !n.contains('<') && runnable(t));
         match (found.next(), found.next()) {
             (Some((n, _)), None) => Some(n.clone()),
             _ => None,

@@ -536,13 +536,20 @@ impl Parser<'_> {
                 self.record_host_fn(&name, names, tparams, (body_open, end), at);
             }
         }
-        // The definition of a template declared before it takes the declaration's place.
+        // The definition of a template declared before it takes the declaration's place: one
+        // of the same template and function parameters; a declaration of another signature
+        // stays a template of its own (`template <Op O, typename T = float> T init();` beside
+        // `template <Op O, typename T> void init(T* d) { … }`, DeepSpeed's `reduce::init`).
         let key = if body_open.is_some()
-            && self
-                .templates
-                .get(&name)
-                .is_some_and(|t| !t.defined && t.params.len() == params.len())
-        {
+            && self.templates.get(&name).is_some_and(|t| {
+                !t.defined
+                    && t.params.len() == params.len()
+                    && t.deduce_from.len() == deduce_from.len()
+                    && t.params
+                        .iter()
+                        .zip(&params)
+                        .all(|(a, b)| a.value.is_none() == b.value.is_none() && a.pack == b.pack)
+            }) {
             name
         } else {
             self.template_key(name, at)?

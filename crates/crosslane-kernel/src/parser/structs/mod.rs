@@ -228,6 +228,22 @@ impl Parser<'_> {
         if let Some(s) = self.cub_kv_type()? {
             return Ok(Some(s));
         }
+        // `decltype(f_max)` of a struct variable, a lambda's closure or a functor (aiter's
+        // `block_reduce<float, decltype(f_max), 256>(v, f_max)`): the variable's struct
+        // (C++17 [dcl.type.simple]/4.1: `decltype` of an unparenthesized id-expression is the
+        // type of the entity it names).
+        if self.is_word("decltype")
+            && matches!(self.peek(1), Tok::Punct("("))
+            && matches!(self.peek(3), Tok::Punct(")"))
+        {
+            if let Tok::Ident(n) = self.peek(2).clone() {
+                if let Some(sv) = self.var_struct(&n).filter(|sv| sv.kind == SKind::Plain) {
+                    let s = sv.sname.clone();
+                    self.pos += 4;
+                    return Ok(Some(s));
+                }
+            }
+        }
         let save = self.pos;
         if let Some(super::member_types::MemberTy::Struct(s)) = self.member_type()? {
             return Ok(Some(s));

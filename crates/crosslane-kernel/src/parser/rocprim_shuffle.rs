@@ -1,0 +1,217 @@
+//! rocPRIM's warp shuffle functions, which AMD kernels call by name without the header
+//! (`<rocprim/rocprim.hpp>`, not read here): aiter's `hip_reduce.h` builds its wave reductions
+//! from `rocprim::detail::warp_move_dpp<T, 0xb1>(x)` and broadcasts with
+//! `rocprim::warp_shuffle(x, src, width)`.
+//!
+//! A token pass after preprocessing, where the source does not declare a `rocprim` namespace
+//! of its own (one that does keeps its definitions: `super::scopes` removes its qualifiers
+//! before this pass sees them):
+//!
+//! - `rocprim::detail::warp_move_dpp<T, CTRL[, ROW_MASK[, BANK_MASK[, BOUND_CTRL]]]>(x)` is
+//!   `__builtin_amdgcn_update_dpp((T)0, (T)(x), CTRL, ROW_MASK, BANK_MASK, BOUND_CTRL)`, the
+//!   defaults `0xf`, `0xf`, `false`: rocPRIM (`rocprim/intrinsics/warp_shuffle.hpp`) applies
+//!   `::__builtin_amdgcn_update_dpp(0, v, dpp_ctrl, row_mask, bank_mask, bound_ctrl)` to each
+//!   32-bit word of the value, so a lane with no valid source (or a row or bank masked off)
+//!   gets the zero `old` operand in every word — the value whose words are all zero;
+//! - `rocprim::detail::warp_swizzle<T, PATTERN>(x)` is `__builtin_amdgcn_ds_swizzle(x,
+//!   PATTERN)` (rocPRIM applies it to each 32-bit word);
+//! - `rocprim::warp_shuffle(x, src[, width])`, `warp_shuffle_up`, `warp_shuffle_down` and
+//!   `warp_shuffle_xor` are HIP's `__shfl`, `__shfl_up`, `__shfl_down` and `__shfl_xor` with
+//!   the same operands (rocPRIM documents each as the shuffle "for any data type" within a
+//!   logical warp of `width` lanes, `width` the device's warp size when omitted).
+//!
+//! Linear in the tokens; a call nested in another's operands is rewritten by a later round
+//! (at most [`MAX_ROUNDS`]), never by recursion.
+
+use super::scopes::{punct, word};
+use crate::lexer::{Tok, Token};
+
+/// Most rounds of the pass: each rewrites the calls not nested in another rewritten call.
+const MAX_ROUNDS: usize = 16;
+
+/// The shuffles of `rocprim::` and the HIP function each is.
+const SHUFFLES: &[(&str, &str)] = &[
+    ("warp_shuffle", "__shfl"),
+    ("warp_shuffle_up", "__shfl_up"),
+    ("warp_shuffle_down", "__shfl_down"),
+    ("warp_shuffle_xor", "__shfl_xor"),
+];
+
+/// A token like `at` spelled `tok`.
+fn tok(at: &Token, tok: Tok) -> Token {
+    Token { tok, ..at.clone() }
+}
+
+/// The index of the token closing the bracket opened at `open` (`(` or `<`, counting both
+/// kinds), within the statement; `None` when it does not close there.
+fn close_of(tokens: &[Token], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, t) in tokens.iter().enumerate().skip(open) {
+        match &t.tok {
+            Tok::Punct("(" | "<" | "[") => depth += 1,
+            Tok::Punct(")" | ">" | "]") => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            Tok::Punct(">>") => {
+                depth = depth.checked_sub(2)?;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            Tok::Punct(";" | "{" | "}") | Tok::Eof => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The top-level comma-separated parts of `tokens[from..to]`.
+fn parts(tokens: &[Token], from: usize, to: usize) -> Vec<&[Token]> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = from;
+    for j in from..to {
+        match &tokens[j].tok {
+            Tok::Punct("(" | "<" | "[") => depth += 1,
+            Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+            Tok::Punct(",") if depth == 0 => {
+                out.push(&tokens[start..j]);
+                start = j + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&tokens[start..to]);
+    out
+}
+
+/// At `k` (just past `rocprim ::`): the rewritten call and the index after it, or `None`.
+fn rewrite_at(tokens: &[Token], k: usize) -> Option<(Vec<Token>, usize)> {
+    let at = &tokens[k];
+    let mut out = Vec::new();
+    let comma = |out: &mut Vec<Token>| out.push(tok(at, Tok::Punct(",")));
+    if word(tokens.get(k)) == Some("detail") && punct(tokens.get(k + 1), "::") {
+        let name = word(tokens.get(k + 2))?;
+        if !matches!(name, "warp_move_dpp" | "warp_swizzle") || !punct(tokens.get(k + 3), "<") {
+            return None;
+        }
+        let targs_close = close_of(tokens, k + 3)?;
+        let targs = parts(tokens, k + 4, targs_close);
+        if !punct(tokens.get(targs_close + 1), "(") {
+            return None;
+        }
+        let call_close = close_of(tokens, targs_close + 1)?;
+        let arg = &tokens[targs_close + 2..call_close];
+        let ty = targs.first().filter(|t| !t.is_empty())?;
+        if name == "warp_swizzle" {
+            let pattern = targs.get(1)?;
+            out.push(tok(at, Tok::Ident("__builtin_amdgcn_ds_swizzle".into())));
+            out.push(tok(at, Tok::Punct("(")));
+            out.extend_from_slice(arg);
+            comma(&mut out);
+            out.extend_from_slice(pattern);
+            out.push(tok(at, Tok::Punct(")")));
+            return Some((out, call_close + 1));
+        }
+        if targs.len() < 2 || targs.len() > 5 {
+            return None;
+        }
+        let int = |v: u64| {
+            tok(
+                at,
+                Tok::Int {
+                    value: v,
+                    unsigned: false,
+                    long: false,
+                },
+            )
+        };
+        let defaults = [
+            vec![int(0xf)],
+            vec![int(0xf)],
+            vec![tok(at, Tok::Ident("false".into()))],
+        ];
+        out.push(tok(at, Tok::Ident("__builtin_amdgcn_update_dpp".into())));
+        out.push(tok(at, Tok::Punct("(")));
+        // `(T)0`: the `old` operand, zero in every word.
+        out.push(tok(at, Tok::Punct("(")));
+        out.extend_from_slice(ty);
+        out.push(tok(at, Tok::Punct(")")));
+        out.push(int(0));
+        comma(&mut out);
+        out.push(tok(at, Tok::Punct("(")));
+        out.extend_from_slice(ty);
+        out.push(tok(at, Tok::Punct(")")));
+        out.push(tok(at, Tok::Punct("(")));
+        out.extend_from_slice(arg);
+        out.push(tok(at, Tok::Punct(")")));
+        comma(&mut out);
+        out.extend_from_slice(targs[1]);
+        for (i, d) in defaults.iter().enumerate() {
+            comma(&mut out);
+            match targs.get(2 + i) {
+                Some(given) => out.extend_from_slice(given),
+                None => out.extend_from_slice(d),
+            }
+        }
+        out.push(tok(at, Tok::Punct(")")));
+        return Some((out, call_close + 1));
+    }
+    let name = word(tokens.get(k))?;
+    let hip = SHUFFLES.iter().find(|(r, _)| *r == name)?.1;
+    // `warp_shuffle<float>(x, src)`: the explicit argument names the operand's type.
+    let mut open = k + 1;
+    if punct(tokens.get(open), "<") {
+        open = close_of(tokens, open)? + 1;
+    }
+    if !punct(tokens.get(open), "(") {
+        return None;
+    }
+    out.push(tok(at, Tok::Ident(hip.into())));
+    Some((out, open))
+}
+
+/// One round: each `rocprim::` shuffle not nested in another rewritten here. Whether any was.
+fn round(tokens: Vec<Token>) -> (Vec<Token>, bool) {
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+    let mut changed = false;
+    let mut k = 0;
+    while k < tokens.len() {
+        if word(tokens.get(k)) == Some("rocprim") && punct(tokens.get(k + 1), "::") {
+            if let Some((new, next)) = rewrite_at(&tokens, k + 2) {
+                // A global `::` before `rocprim` goes with it.
+                if punct(out.last(), "::") {
+                    out.pop();
+                }
+                out.extend(new);
+                k = next;
+                changed = true;
+                continue;
+            }
+        }
+        out.push(tokens[k].clone());
+        k += 1;
+    }
+    (out, changed)
+}
+
+/// `tokens` with rocPRIM's warp shuffles rewritten as the HIP builtins they are.
+pub(super) fn rocprim_shuffles(mut tokens: Vec<Token>) -> Vec<Token> {
+    for _ in 0..MAX_ROUNDS {
+        if !tokens
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "rocprim"))
+        {
+            break;
+        }
+        let (next, changed) = round(tokens);
+        tokens = next;
+        if !changed {
+            break;
+        }
+    }
+    tokens
+}
