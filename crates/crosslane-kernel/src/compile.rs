@@ -218,6 +218,17 @@ pub(crate) fn addr_taken(
                 let ExprKind::AddrOf(inner) = &x.kind else {
                     continue;
                 };
+                // `&v.x` (`.y .z .w`) of a local vector: the vector lives in memory too, so the
+                // component has an address (`(__half2*)&f4.y`).
+                let inner = match &inner.kind {
+                    ExprKind::Member(base, f)
+                        if matches!(f.as_str(), "x" | "y" | "z" | "w")
+                            && matches!(base.kind, ExprKind::Ident(_)) =>
+                    {
+                        base
+                    }
+                    _ => inner,
+                };
                 if !matches!(inner.kind, ExprKind::Ident(_)) {
                     continue;
                 }

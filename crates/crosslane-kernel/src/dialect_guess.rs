@@ -28,6 +28,11 @@ const MARKS: &[(&str, Dialect, &str)] = &[
     ),
     ("mcMalloc", Dialect::Maca, "`mcMalloc` (MetaX MACA runtime)"),
     ("mc_runtime.h", Dialect::Maca, "the MACA runtime header"),
+    (
+        "_sync_16(",
+        Dialect::Maca,
+        "a MetaX 16-lane shuffle (`__shfl_*_sync_16`, MACA)",
+    ),
     ("hip/hip_runtime", Dialect::Hip, "the HIP runtime header"),
     (
         "hipLaunchKernelGGL",

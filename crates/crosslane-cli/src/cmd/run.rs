@@ -235,7 +235,12 @@ fn run_kernel_file(
         // without the HIP header); where they agree the run is the one the page and the
         // library give the same text.
         if let Some((d, why)) = dialect_by_extension(&args.input) {
-            if crosslane_kernel::dialect_guess::infer_dialect(source).0 != d {
+            let inferred = crosslane_kernel::dialect_guess::infer_dialect(source).0;
+            // MetaX compiles CUDA-style `.cu` files for its GPUs (cu-bridge's `cucc`): a `.cu`
+            // file carrying MetaX's own marks (`__builtin_mxc_*`, the MACA runtime, the 16-lane
+            // shuffles) is MACA code and runs as MACA, on the 64-thread warp.
+            let metax_cu = d == Dialect::Cuda && inferred == Dialect::Maca;
+            if inferred != d && !metax_cu {
                 config.dialect = Some(d);
                 config.dialect_from = Some(why);
             }

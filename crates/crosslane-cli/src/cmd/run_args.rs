@@ -71,7 +71,9 @@ pub struct RunArgs {
     )]
     pub ffp_contract: Option<String>,
     /// Kernel only: the dialect (cuda, hip, ascend, maca, …); default: the file extension
-    /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
+    /// (`.hip` → hip on 64 lanes, `.cu` → cuda, or maca where the source carries MetaX's marks
+    /// such as `__builtin_mxc_*`, as MetaX's `cucc` compiles `.cu` files), else inferred from
+    /// the source.
     #[arg(long)]
     pub dialect: Option<String>,
     /// Kernel only: lanes per warp (default: the dialect's; HIP on an RDNA `--arch`, gfx10xx,

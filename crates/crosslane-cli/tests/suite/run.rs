@@ -744,6 +744,50 @@ fn a_maca_file_runs_as_maca_on_its_64_thread_warp() {
 }
 
 #[test]
+fn a_cu_file_with_metax_marks_runs_as_maca() {
+    // MetaX's `cucc` compiles `.cu` files; this one uses MetaX's 16-lane shuffle, so it runs as
+    // MACA on the 64-thread warp: `__shfl_down_sync_16(m, v, d)` = `__shfl_down_sync(m, v, d,
+    // 16)`, and the tree 8, 4, 2, 1 leaves in each group's first lane the sum of its 16 lane
+    // numbers (by hand: 120, 376, 632, 888); `warpSize` is 64.
+    let dir = std::env::temp_dir().join(format!("crosslane-metax-cu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("group_sum.cu");
+    std::fs::write(
+        &path,
+        "__global__ void k(int *out) {\n\
+           int v = threadIdx.x;\n\
+           for (int d = 8; d > 0; d >>= 1) v += __shfl_down_sync_16(0xffffffffffffffffULL, v, d);\n\
+           out[threadIdx.x] = (threadIdx.x % 16 == 0) ? v * 100 + warpSize : 0;\n\
+         }\n",
+    )
+    .expect("write kernel");
+    let p = path.to_str().expect("utf-8 path");
+    let out = crosslane(
+        &[
+            "run",
+            p,
+            "--json",
+            "--trace",
+            "none",
+            "--threads-per-block",
+            "64",
+        ],
+        None,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let want: Vec<i64> = (0..64)
+        .map(|t| {
+            if t % 16 == 0 {
+                [120, 376, 632, 888][t / 16] * 100 + 64
+            } else {
+                0
+            }
+        })
+        .collect();
+    assert_eq!(first_values(&json(&out)), want);
+}
+
+#[test]
 fn arg_null_or_0_passes_a_null_pointer_and_defaults_fill_the_rest() {
     // sinks null: `sinks ? sinks[0] : -INFINITY` is -inf and fmaxf(-inf, x) = x = i - 10;
     // `--buffer sinks=0` is a buffer of zeros: fmaxf(0, x) = 0 for x < 0.

@@ -500,7 +500,10 @@ impl Executor {
     /// component's type ([expr.unary.op]/3: the address of the member subobject; CUDA's vector
     /// types are structs of `x y z w` members, "Built-in Vector Types"), so an access or an
     /// atomic through it reads and writes that component alone. A component of a local vector
-    /// variable (a register here) has no address: refused with the message of any other `&`.
+    /// variable whose address is taken lives in its lane's own cell of the vector type
+    /// ([`Warp::lane_refs`]), so `&v.y` is a pointer to that cell's component
+    /// (`(__half2*)&f4.y`, HeCBench gemv's view of a loaded `float4`); any other component of a
+    /// register has no address: refused with the message of any other `&`.
     pub(crate) fn component_address(
         &mut self,
         w: usize,
@@ -509,8 +512,11 @@ impl Executor {
         mask: LaneMask,
         cx: &mut StepCtx,
     ) -> Vec<LaneVal> {
-        let places = self.place(w, inner, mask, cx);
         let lanes = self.trace.launch.lanes;
+        if let Some(out) = self.local_component_address(w, inner, mask) {
+            return out;
+        }
+        let places = self.place(w, inner, mask, cx);
         let mut out = vec![Err(Undef::idle()); lanes];
         let mut refused = false;
         for l in mask.iter().filter(|&l| l < lanes) {
@@ -531,6 +537,53 @@ impl Executor {
             cx.note(Level::Error, e.span, NO_ADDRESS.to_string(), "", None);
         }
         out
+    }
+
+    /// `&v.x` of a local vector `v` that lives in per-lane memory: per lane, a pointer of the
+    /// component's scalar type to component `k` of its cell. `None` where `inner` is not such
+    /// a member.
+    fn local_component_address(
+        &self,
+        w: usize,
+        inner: &Expr,
+        mask: LaneMask,
+    ) -> Option<Vec<LaneVal>> {
+        let ExprKind::Member(base, f) = &inner.kind else {
+            return None;
+        };
+        let k = match f.as_str() {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            "w" => 3,
+            _ => return None,
+        };
+        if !matches!(base.kind, ExprKind::Ident(_)) {
+            return None;
+        }
+        let slot = *self.idents.get(&(self.cur, base.id))?;
+        if !self.warps[w].lane_refs.contains_key(&slot) {
+            return None;
+        }
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = match self.warps[w].lane_ref(slot, l) {
+                Some(buf) => match self.cell_ty(buf) {
+                    Some(cell) if usize::from(cell.lanes) > k => Ok(KVal::Ptr {
+                        elem: ValTy::scalar(cell.scalar),
+                        buf,
+                        offset: k as i64,
+                    }),
+                    _ => Err(Undef::at(inner.span, "not a component of the vector")),
+                },
+                None => Err(Undef::at(
+                    inner.span,
+                    "the variable is not declared in this lane",
+                )),
+            };
+        }
+        Some(out)
     }
 
     /// Component `k` of the vector element at place `p` in memory (`out[i].x`).

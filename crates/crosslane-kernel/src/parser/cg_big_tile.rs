@@ -25,9 +25,56 @@ use crate::KernelError;
 pub(super) const MAX_BIG_TILE: i128 = 1024;
 
 impl Parser<'_> {
-    /// Member `f` of a tile of `n` threads, `n` larger than the warp.
-    pub(super) fn big_tile_op(&mut self, n: u32, f: &str, at: Span) -> PResult<Expr> {
+    /// Member `f` of a tile of `n` threads, `n` larger than the warp, on `args`. Ascend C
+    /// also has `shfl`, `any` and `all` on such a tile ([`super::asc_big_tile`]).
+    pub(super) fn big_tile_op(
+        &mut self,
+        n: u32,
+        f: &str,
+        args: &[Expr],
+        at: Span,
+    ) -> PResult<Expr> {
         let nn = i64::from(n);
+        if self.ascend && matches!(f, "shfl" | "any" | "all") {
+            let want = if f == "shfl" { 2 } else { 1 };
+            if args.len() != want {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "`{f}` of a thread_block_tile<{n}> takes {want} argument(s) (asc-devkit \
+                         SIMT API, thread_block_tile {f}), given {}",
+                        args.len()
+                    ),
+                ));
+            }
+            let size = self.e_int(at, nn);
+            if f == "shfl" {
+                let call = vec![args[0].clone(), args[1].clone(), size];
+                let name =
+                    self.instantiate_call(super::asc_big_tile::SHFL_FN, Vec::new(), &call, at)?;
+                return Ok(self.e_call(at, &name, call));
+            }
+            let call = vec![args[0].clone(), size];
+            let name =
+                self.instantiate_call(super::asc_big_tile::COUNT_FN, Vec::new(), &call, at)?;
+            let count = self.e_call(at, &name, call);
+            let (op, k) = if f == "any" {
+                (BinOp::Ne, 0)
+            } else {
+                (BinOp::Eq, nn)
+            };
+            let k = self.e_int(at, k);
+            let test = self.e_bin(at, op, count, k);
+            let s = self.syn_span(at);
+            return Ok(Expr::new(
+                ExprKind::Cast(
+                    crate::types::Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32)),
+                    Box::new(test),
+                ),
+                s,
+            ));
+        }
         Ok(match f {
             "thread_rank" => {
                 let lin = self.e_linear(at);
@@ -60,11 +107,19 @@ impl Parser<'_> {
     }
 
     /// A `block_tile_memory` scratch declaration (`__shared__ cg::block_tile_memory<256> s;`,
-    /// the CUDA 11 `cg::experimental::block_tile_memory<4, 256>`) at the position: skipped
+    /// the CUDA 11 `cg::experimental::block_tile_memory<4, 256>`, Ascend C's `__ubuf__
+    /// block_tile_memory<1024> scratch;`) at the position: skipped
     /// whole (the scratch holds the large tiles' state on the device; this run needs none).
     pub(super) fn block_tile_memory_decl(&mut self) -> PResult<bool> {
         let save = self.pos;
-        while self.is_word("__shared__") || self.is_word("static") {
+        // Ascend C places the scratch in the Unified Buffer or Global Memory (`__ubuf__
+        // block_tile_memory<1024> scratch;`, asc-devkit SIMT API, 协作组, thread_block
+        // constructor: "必须位于Global Memory或Unified Buffer").
+        while self.is_word("__shared__")
+            || self.is_word("static")
+            || self.is_word("__ubuf__")
+            || self.is_word("__gm__")
+        {
             self.bump();
         }
         self.skip_cg_namespace();

@@ -287,7 +287,7 @@ impl Parser<'_> {
         let arg = |k: usize| args.get(k).cloned();
         if let Group::Tile(n) = group {
             if n > self.wave {
-                return self.big_tile_op(n, f, at);
+                return self.big_tile_op(n, f, args, at);
             }
         }
         match (group, f) {

@@ -478,6 +478,14 @@ impl Parser<'_> {
                 if arrow && self.points_at_structs(&e) {
                     // `p->v` on a struct pointer: `(*p).v`.
                     e = self.node(ExprKind::Deref(Box::new(e)), span)?;
+                } else if arrow
+                    && matches!(field.as_str(), "x" | "y" | "z" | "w")
+                    && self.pointee_type(&e).is_some_and(|v| v.lanes > 1)
+                {
+                    // `h->x` on a pointer to a vector (`const __half2* h`, `float4* p`): `(*h).x`
+                    // ([expr.ref]/2: `E1->E2` is `(*(E1)).E2`; CUDA C++ Programming Guide,
+                    // "Built-in Vector Types": the components are the members x, y, z, w).
+                    e = self.node(ExprKind::Deref(Box::new(e)), span)?;
                 }
                 if let Some(c) = self.atomic_ref_call(&e, &field, span)? {
                     // `r.fetch_add(1)` of a `cuda::atomic_ref` ([`super::atomic_ref`]).

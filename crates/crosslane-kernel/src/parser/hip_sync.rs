@@ -64,6 +64,11 @@ impl Parser<'_> {
         {
             return self.hip_match_unsync(name, args, span).map(Some);
         }
+        if !self.hip {
+            if let Some(e) = self.maca_shfl_sync(name, args, span)? {
+                return Ok(Some(e));
+            }
+        }
         let (base, takes) = match name {
             "__shfl_sync" => ("__shfl", 3..=4),
             "__shfl_up_sync" => ("__shfl_up", 3..=4),
@@ -119,6 +124,81 @@ impl Parser<'_> {
         let s = self.syn_span(span);
         let why = Expr::new(ExprKind::Str(MASK_RULE.to_string()), s);
         Ok(Some(self.e_call(span, VALID_ONLY, vec![result, ok, why])))
+    }
+
+    /// MACA's shuffles with a mask, `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync` and
+    /// `__shfl_xor_sync` (optional `width`, default the 64-lane warp), and MetaX's 16-lane forms
+    /// `__shfl_sync_16`, `__shfl_up_sync_16`, `__shfl_down_sync_16` and `__shfl_xor_sync_16`
+    /// (three arguments), lowered to the unsynchronized shuffle over the wave, the mask evaluated
+    /// and otherwise not checked.
+    ///
+    /// Sources: MetaX's C500 optimization guide (MetaX-MACA/mcoplib,
+    /// `Skills/optimized-cuda-kernels/references/c500-optimization-guide.md`, "Warp-Level
+    /// Optimizations": warp size 64, "For general cases, standard warp shuffle patterns work",
+    /// shown with `__shfl_xor_sync(0xffffffff, val, offset)` and `__shfl_down_sync(0xffffffff,
+    /// …)`, and the "SIMD-16" reduction with `__shfl_down_sync_16(0xffffffffffffffff, v, i)`);
+    /// MetaX's own sources spell the 16-lane form out as `#define __shfl_xor_sync_16(mask, val,
+    /// offset) __shfl_xor_sync(mask, val, offset, 16)` where a toolchain lacks it (mcoplib
+    /// kernels), and tilelang-metax's `canonical_warp_idx_sync` broadcasts lane 0 of a 64-lane
+    /// warp with `__shfl_sync(0xffffffff, …, 0)`. No MetaX document makes a 32-bit mask (lanes
+    /// 32–63 outside it) trap or undefined, so HIP's `__hip_check_mask` rule (ROCm 6.2) is not
+    /// applied to MACA's shuffles; a source lane that is inactive or outside the width keeps the
+    /// unsynchronized shuffle's own rule. The votes (`__ballot_sync`, `__any_sync`,
+    /// `__all_sync`) and the match functions keep HIP's definition and check: nothing here says
+    /// what MACA gives there. `None` for any other name, and for a 16-lane form the source
+    /// defines itself.
+    ///
+    /// # Errors
+    /// A call with the wrong number of arguments, at `span`.
+    fn maca_shfl_sync(&mut self, name: &str, args: &[Expr], span: Span) -> PResult<Option<Expr>> {
+        let (base, takes, width16) = match name {
+            "__shfl_sync" => ("__shfl", 3..=4, false),
+            "__shfl_up_sync" => ("__shfl_up", 3..=4, false),
+            "__shfl_down_sync" => ("__shfl_down", 3..=4, false),
+            "__shfl_xor_sync" => ("__shfl_xor", 3..=4, false),
+            "__shfl_sync_16" => ("__shfl", 3..=3, true),
+            "__shfl_up_sync_16" => ("__shfl_up", 3..=3, true),
+            "__shfl_down_sync_16" => ("__shfl_down", 3..=3, true),
+            "__shfl_xor_sync_16" => ("__shfl_xor", 3..=3, true),
+            _ => return Ok(None),
+        };
+        if width16 && self.fn_types.contains_key(name) {
+            return Ok(None);
+        }
+        if !takes.contains(&args.len()) {
+            return Err(crate::KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{name}` takes {} arguments (a mask, the value, then the lane, delta or \
+                     lane mask{}), given {}",
+                    if takes.start() == takes.end() {
+                        takes.start().to_string()
+                    } else {
+                        format!("{} or {}", takes.start(), takes.end())
+                    },
+                    if width16 {
+                        "; the width is 16"
+                    } else {
+                        ", then an optional width"
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        let mut rest = args[1..].to_vec();
+        if width16 {
+            rest.push(self.e_int(span, 16));
+        }
+        let shuffle = self.e_call(span, base, rest);
+        // The mask is still evaluated, as the call's first argument is.
+        let s = self.syn_span(span);
+        let mask = Expr::new(ExprKind::Cast(Ty::Void, Box::new(args[0].clone())), s);
+        let s = self.syn_span(span);
+        Ok(Some(Expr::new(
+            ExprKind::Comma(Box::new(mask), Box::new(shuffle)),
+            s,
+        )))
     }
 
     /// HIP's `*_sync` functions are templates over the mask type that require a 64-bit

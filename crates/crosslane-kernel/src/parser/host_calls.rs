@@ -261,11 +261,21 @@ impl Parser<'_> {
     ) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-        // `T x = name(…);`, `x = name(…);`: the call after the statement's first `=`.
+        // `T x = name(…);`, `x = name(…);`: the call after the statement's first `=`. The
+        // declared type may be qualified or a template-id (`std::vector<float> out =
+        // launch_kernel(…);`, `const auto& r = run(…);`, the asc-devkit samples' shape).
         let mut at = k;
         if !matches!(tok(k + 1), Some(Tok::Punct("(" | "<"))) {
             let eq = (k..close)
-                .take_while(|&i| matches!(tok(i), Some(Tok::Ident(_) | Tok::Punct("=" | "*"))))
+                .take_while(|&i| {
+                    matches!(
+                        tok(i),
+                        Some(
+                            Tok::Ident(_)
+                                | Tok::Punct("=" | "*" | "&" | "::" | "<" | ">" | ">>" | ",")
+                        )
+                    )
+                })
                 .find(|&i| matches!(tok(i), Some(Tok::Punct("="))))?;
             at = eq + 1;
         }
@@ -413,7 +423,13 @@ impl Parser<'_> {
                     .get(n)
                     .map(|h| (h.clone(), st.fills.get(h).cloned()));
                 arg.fill = st.fills.get(n).cloned();
-                arg.array = st.arrays.get(n).copied();
+                // A vector a helper may have grown (`push_back` in a loop not read) has no
+                // known length here, whatever its declaration gave.
+                arg.array = st
+                    .arrays
+                    .get(n)
+                    .copied()
+                    .filter(|_| !st.unknown.contains_key(n));
                 arg.write = st.writes.get(n).cloned();
                 arg.prior = st.prior.get(n).cloned().unwrap_or_default();
             }

@@ -214,7 +214,17 @@ impl Parser<'_> {
                 _ => ("", None),
             };
             let saved = test_type.map(|t| self.aliases.insert(param.into(), t));
-            self.read_host(&name, Vec::new(), at, open, end);
+            // A function whose return type the device reading does not take
+            // (`std::vector<float> launch_kernel(…)`, the asc-devkit samples' launcher): its
+            // parameters, so that a call (`auto out = launch_kernel(…, SCENARIO_NUM);`) reads
+            // it again with them bound, as a `void` launcher is.
+            let params = matches!(shape, Shape::Function(_))
+                .then(|| self.host_fn_params(mark.pos, open, &name))
+                .flatten();
+            self.read_host(&name, params.clone().unwrap_or_default(), at, open, end);
+            if let Some(params) = params.filter(|_| name != "main") {
+                self.record_host_fn(&name, params, Vec::new(), (open, end), before);
+            }
             if let Some(old) = saved {
                 match old {
                     Some(v) => self.aliases.insert(param.into(), v),
@@ -437,5 +447,19 @@ fn shape_of(head: &[Token], class: bool, body: bool) -> Shape {
                 .collect();
             Shape::Declaration(text.join(" "))
         }
+    }
+}
+
+impl Parser<'_> {
+    /// The parameter names of the function `name` whose head runs from `from` to its body's
+    /// `{` at `open`: the list after the last `name (` of the head; `None` when there is none.
+    fn host_fn_params(&self, from: usize, open: usize, name: &str) -> Option<Vec<String>> {
+        let toks = self.toks;
+        let lp = (from..open).rev().find(|&i| {
+            matches!(&toks[i].tok, Tok::Ident(n) if n == name)
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+        })? + 1;
+        let rp = self.closing(lp).filter(|&c| c < open)?;
+        Some(super::host::param_names(&toks[lp + 1..rp]))
     }
 }

@@ -31,6 +31,7 @@ mod amdgcn_ballot;
 pub(crate) mod amdgcn_ids;
 mod amdgcn_int;
 mod arrays;
+mod asc_big_tile;
 mod asc_reduce;
 mod ascend_simt;
 mod asm;
@@ -307,6 +308,11 @@ pub fn parse_preprocessed(
         struct_aligns.insert(name, merged);
     }
     let tokens = attributes::strip_attributes(tokens);
+    let tokens = if dialect == crosslane_core::Dialect::Ascend {
+        asc_big_tile::big_tile_prelude(tokens)
+    } else {
+        tokens
+    };
     let tokens = file_shared::scope_file_shared(thrust_pair::thrust_pair(
         aligned_storage::aligned_storage(file_shared::hoist_shared(tokens)),
     ));

@@ -85,3 +85,28 @@ fn a_kernel_pointer_chosen_at_run_time_is_said_not_guessed() {
     );
     assert!(has(&t, Level::Warning, "--entry kA or --entry kB"));
 }
+
+/// A launcher whose return type the device reading does not take (`std::vector<int>`, the
+/// shape of asc-devkit's `launch_kernel`), called in a declaration's initializer with a
+/// qualified template-id type (`std::vector<int> r = launch(…);`): read with its parameters
+/// bound, so `which = 2` chooses kB and `n = 10` is the launch's argument (kB: `t * n`).
+#[test]
+fn a_launcher_returning_a_vector_called_in_a_declaration_is_read_bound() {
+    let src = format!(
+        "#include <vector>\n{KERNELS}std::vector<int> launch(int n, int which) {{\n  \
+         int *d; cudaMalloc(&d, 32 * sizeof(int));\n  \
+         if (which == 1) kA<<<1, 32>>>(d, n); else kB<<<1, 32>>>(d, n);\n  \
+         std::vector<int> out(32);\n  \
+         cudaMemcpy(out.data(), d, 32 * sizeof(int), cudaMemcpyDeviceToHost);\n  \
+         return out;\n}}\n\
+         int main() {{\n  std::vector<int> r = launch(10, 2);\n  return r[0];\n}}\n"
+    );
+    let t = run_default(&src);
+    assert_eq!(t.launch.entry, "kB");
+    assert_eq!(ints(&t, "out"), b_values());
+    assert!(
+        has(&t, Level::Info, "read with its parameters bound"),
+        "{:?}",
+        t.merged_diagnostics
+    );
+}

@@ -280,15 +280,19 @@ __global__ void k(float4* acc, float* p) {
     assert_eq!(flat, want);
     let want_p = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 10.0, 7.0].map(Some);
     assert_eq!(nums(&t, "p"), want_p);
-    // A component of a local vector (a register here) has no address: refused.
+    // A component of a local vector has an address too ([expr.unary.op]/3: the address of
+    // the member subobject): `*q` reads `v.y`, 2, and a store through it changes `v.w`.
     let local = "\
 __global__ void k(float* r) {
   float4 v = make_float4(1, 2, 3, 4);
   float* q = &v.y;
   r[0] = *q;
+  *(&v.w) = 8.0f;
+  r[1] = v.w;
 }";
-    let t = run_kernel(local, launch(Dialect::Cuda, 1, &[("r", 1, "zero")])).unwrap();
-    assert!(has(&t, Level::Error, "taking the address"));
+    let t = run_kernel(local, launch(Dialect::Cuda, 1, &[("r", 2, "zero")])).unwrap();
+    assert!(!has(&t, Level::Error, "taking the address"));
+    assert_eq!(nums(&t, "r"), [Some(2.0), Some(8.0)]);
 }
 
 #[test]
