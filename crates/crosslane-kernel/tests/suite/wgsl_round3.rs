@@ -1,0 +1,66 @@
+//! WGSL shapes of sorting and scan libraries that were refused or ran wrong: a helper that
+//! returns `subgroupBallot`'s result whole (the `unsafeSubgroupBallot` wrappers of radix-sort
+//! ports). Every expected value is worked out by hand or by the Python line quoted beside it,
+//! from the WGSL spec sections named per test, never copied from the emulator's output.
+
+use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
+
+use crate::support::wgsl_no_errors as run_with;
+
+fn config(lanes: usize, out: usize) -> LaunchConfig {
+    let mut c = LaunchConfig {
+        lanes: Some(lanes),
+        grid_dim: Some([1, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.args.insert("o".into(), "zero".into());
+    c.buffer_len.insert("o".into(), out);
+    c
+}
+
+/// Each cell, `i128::MIN` where it is undefined.
+fn ints(t: &KernelTrace) -> Vec<i128> {
+    t.buffer("o")
+        .expect("no buffer o")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
+        .collect()
+}
+
+/// WGSL § Subgroup Built-in Functions, subgroupBallot: bit `id % 32` of component `id / 32`
+/// is set for each active invocation whose predicate is true. A helper returning the ballot
+/// whole (`fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }`) gives its caller the
+/// same four components. It was refused ("a result of this type is not emulated yet").
+#[test]
+fn a_helper_returns_a_ballot_whole() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@diagnostic(off, subgroup_uniformity)
+fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) {
+  let b = vote(i % 5u == 0u);
+  let n = countOneBits(b);
+  o[i] = select(b.y, b.x, i % 2u == 0u);
+  if (i == 0u) { o[64] = n.x + n.y * 100u + (b.z | b.w) * 10000u; }
+}";
+    // 64 lanes: x = sum(1<<i for i in range(32) if i%5==0) = 0x42108421 (7 bits),
+    // y = sum(1<<(i-32) for i in range(32,64) if i%5==0) = 0x10842108 (6 bits), z = w = 0.
+    let t = run_with(src, config(64, 65));
+    let o = ints(&t);
+    for i in 0..64 {
+        let want = if i % 2 == 0 { 0x4210_8421 } else { 0x1084_2108 };
+        assert_eq!(o[i], want, "invocation {i}");
+    }
+    assert_eq!(o[64], 7 + 600);
+
+    // 16 lanes: four subgroups, each its own x; y = 0. Subgroup s: bits (i - 16s) for
+    // i in 16s..16s+16 with i % 5 == 0: 0x8421, 0x4210, 0x2108, 0x1084.
+    let t = run_with(src, config(16, 65));
+    let o = ints(&t);
+    let xs = [0x8421, 0x4210, 0x2108, 0x1084];
+    for i in 0..64 {
+        let want = if i % 2 == 0 { xs[i / 16] } else { 0 };
+        assert_eq!(o[i], want, "invocation {i}");
+    }
+    assert_eq!(o[64], 4);
+}
