@@ -64,3 +64,53 @@ fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }
     }
     assert_eq!(o[64], 4);
 }
+
+/// WGSL § Uniformity Analysis: a function variable's value is the last assignment's, so
+/// `x = 0u;` after `var x = lid;` makes `x` uniform again and the `subgroupAdd` under
+/// `if (x == 0u)` is in uniform control flow (Tint accepts it; the shader was refused:
+/// "the branch … depends on variable `x`"). Every invocation of the 32-wide subgroup adds 1.
+/// A variable written non-uniformly later in a loop's body stays non-uniform at the loop's
+/// start (the next iteration reads it): that shader is still refused, as Tint refuses it.
+#[test]
+fn a_reassigned_variable_is_uniform_again() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  var x = lid;
+  o[lid] = x;
+  x = 0u;
+  if (x == 0u) { o[lid] = subgroupAdd(1u) + o[lid] * 100u; }
+}";
+    let t = run_with(src, config(32, 32));
+    let want: Vec<i128> = (0..32).map(|i| 32 + 100 * i).collect();
+    assert_eq!(ints(&t), want);
+
+    let looped = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  var x = 0u;
+  for (var i = 0u; i < 4u; i++) {
+    if (x == 0u) { o[lid] = subgroupAdd(1u); }
+    x = lid;
+  }
+}";
+    let e = crosslane_kernel::wgsl::run_wgsl(looped, config(32, 32))
+        .expect_err("a variable written with lid later in the loop is non-uniform at its top");
+    assert!(e.to_string().contains("variable `x`"), "{e}");
+}
+
+/// The reason a refusal gives for `if id == 0u || id == 1u { subgroupMul(..) }` (the WebGPU
+/// CTS `compute,split` shape without its diagnostic directive): what the condition depends
+/// on, `subgroup_invocation_id` — not naga's unnamed temporary for `||` ("variable `?`").
+#[test]
+fn an_or_condition_names_what_it_depends_on() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(subgroup_invocation_id) id: u32) {
+  if id == 0u || id == 1u { o[id] = subgroupMul(2u); }
+}";
+    let e = crosslane_kernel::wgsl::run_wgsl(src, config(32, 32)).expect_err("divergent");
+    let m = e.to_string();
+    assert!(m.contains("depends on subgroup_invocation_id"), "{m}");
+    assert!(!m.contains('?'), "{m}");
+}
