@@ -427,6 +427,27 @@ pub fn parse_limited(
             ),
         ));
     }
+    if let Some((at, word)) = super::scan::preprocessor_directive(src) {
+        // naga says only "expected global item … found `#`".
+        let (line, col) = line_col(src, at);
+        let what = if word.is_empty() {
+            "`#`".to_string()
+        } else {
+            format!("`#{word}`")
+        };
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "{what} is a preprocessor directive (naga_oil / Bevy, WESL, or a project's \
+                 own template step), not WGSL: browsers and Tint refuse it too. Run the shader \
+                 as that step emits it: the imported module's declarations pasted in place of \
+                 an `#import` (its `module::` prefixes dropped), one branch of each \
+                 `#ifdef` / `#else` kept and the directive lines removed, macro names replaced \
+                 by their values (WGSL spec, § Parsing: `#` is not a token)"
+            ),
+        ));
+    }
     if let Some((at, message)) = super::scan::too_large(src, max_tokens) {
         let (line, col) = line_col(src, at);
         return Err(KernelError::new(line, col, message));

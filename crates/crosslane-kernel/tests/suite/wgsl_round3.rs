@@ -114,3 +114,21 @@ fn an_or_condition_names_what_it_depends_on() {
     assert!(m.contains("depends on subgroup_invocation_id"), "{m}");
     assert!(!m.contains('?'), "{m}");
 }
+
+/// WGSL § Parsing: `#` is not a WGSL token, so a shader still holding its build step's
+/// directives (`#import` of naga_oil / Bevy, `#ifdef` of a project's own preprocessor) is
+/// refused before the run, at the directive, saying what the step would have emitted
+/// (naga's message was only "expected global item … found `#`").
+#[test]
+fn a_preprocessor_directive_is_refused_at_its_line() {
+    let src = "// scan helpers\n#import scan_helpers as helpers\n@compute @workgroup_size(64)\nfn main() { helpers::scan(); }";
+    let e = crosslane_kernel::wgsl::run_wgsl(src, config(32, 1)).expect_err("not WGSL");
+    let m = e.to_string();
+    assert!(m.contains("`#import` is a preprocessor directive"), "{m}");
+    assert!(m.starts_with("2:1"), "{m}");
+
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n/* #ifdef in a comment is fine */\n@compute @workgroup_size(1) fn main() {\n#ifdef FP16\n  o[0] = 1u;\n#endif\n}";
+    let e = crosslane_kernel::wgsl::run_wgsl(src, config(32, 1)).expect_err("not WGSL");
+    let m = e.to_string();
+    assert!(m.contains("`#ifdef`") && m.starts_with("4:1"), "{m}");
+}
