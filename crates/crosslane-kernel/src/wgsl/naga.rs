@@ -946,6 +946,71 @@ fn tint_refusals(module: &naga::Module) -> Option<(usize, String)> {
         if found.is_some() {
             return found;
         }
+        if let Some(found) = bit_range_refusal(module, f) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// `insertBits` / `extractBits` whose `offset` and `count` are both const-expressions with
+/// `offset + count` above the 32 bits of `e`: a shader-creation error (WGSL spec, § Bit
+/// Reinterpretation / Integer Built-in Functions, insertBits and extractBits; Tint: "'offset'
+/// + 'count' must be less than or equal to the bit width of 'e'"). naga runs them clamped, as
+/// the spec's runtime rule does for values only known at run time (still run so here).
+fn bit_range_refusal(module: &naga::Module, f: &naga::Function) -> Option<(usize, String)> {
+    use naga::{Expression as E, Literal as L, MathFunction as M};
+    let konst = |h: naga::Handle<E>| -> Option<u64> {
+        // A `let` names its value: not a const-expression, clamped at run time.
+        if f.named_expressions.contains_key(&h) {
+            return None;
+        }
+        let lit = match f.expressions[h] {
+            E::Literal(l) => l,
+            E::Constant(c) => match module.global_expressions[module.constants[c].init] {
+                E::Literal(l) => l,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match lit {
+            L::U32(v) => Some(u64::from(v)),
+            L::I32(v) => u64::try_from(v).ok(),
+            L::AbstractInt(v) => u64::try_from(v).ok(),
+            _ => None,
+        }
+    };
+    for (h, e) in f.expressions.iter() {
+        let (name, offset, count) = match *e {
+            E::Math {
+                fun: M::InsertBits,
+                arg2: Some(o),
+                arg3: Some(c),
+                ..
+            } => ("insertBits", o, c),
+            E::Math {
+                fun: M::ExtractBits,
+                arg1: Some(o),
+                arg2: Some(c),
+                ..
+            } => ("extractBits", o, c),
+            _ => continue,
+        };
+        let (Some(o), Some(c)) = (konst(offset), konst(count)) else {
+            continue;
+        };
+        if o + c > 32 {
+            let at = f.expressions.get_span(h).to_range().map_or(0, |r| r.start);
+            return Some((
+                at,
+                format!(
+                    "{name} with offset {o} and count {c}: offset + count must be at most 32, \
+                     the bit width of `e`, when both are const-expressions (a shader-creation \
+                     error: WGSL spec, Integer Built-in Functions, {name}; Tint refuses it \
+                     too; only values known at run time are clamped)"
+                ),
+            ));
+        }
     }
     None
 }

@@ -132,3 +132,31 @@ fn a_preprocessor_directive_is_refused_at_its_line() {
     let m = e.to_string();
     assert!(m.contains("`#ifdef`") && m.starts_with("4:1"), "{m}");
 }
+
+/// WGSL § Integer Built-in Functions, insertBits / extractBits: with `offset` and `count`
+/// both const-expressions, `offset + count` above the 32 bits of `e` is a shader-creation
+/// error (Tint refuses it; it ran clamped). A `let` is not a const-expression: the runtime
+/// rule clamps `count` to `32 - offset`, so `insertBits(5u, 7u, 30u, 4u)` through a `let`
+/// offset sets bits 30 and 31 (7 & 3): 5 + 3 << 30 = 3221225477.
+#[test]
+fn const_bit_ranges_past_32_bits_are_refused() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+const OFF = 28u;
+@compute @workgroup_size(1) fn main() {
+  o[0] = extractBits(o[1], OFF, 8u);
+}";
+    let e = crosslane_kernel::wgsl::run_wgsl(src, config(32, 2)).expect_err("28 + 8 > 32");
+    let m = e.to_string();
+    assert!(
+        m.starts_with("4:10") && m.contains("offset + count must be at most 32"),
+        "{m}"
+    );
+
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1) fn main() {
+  let off = 30u;
+  o[0] = insertBits(5u, 7u, off, 4u);
+}";
+    let t = run_with(src, config(32, 1));
+    assert_eq!(ints(&t), vec![3_221_225_477]);
+}
