@@ -577,6 +577,10 @@ pub fn parse_limited(
             vertex_subgroup_error(&module, &text, &e).unwrap_or_else(|| naga_error(&text, &e))
         );
     };
+    if let Some((at, m)) = super::op_mix::refusal(&module, &text) {
+        let (line, col) = line_col(&text, at);
+        return Err(KernelError::new(line, col, m));
+    }
     if let Some((at, m)) = tint_refusals(&module) {
         let (line, col) = line_col(&text, at);
         return Err(KernelError::new(line, col, m));

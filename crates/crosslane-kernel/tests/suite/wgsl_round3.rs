@@ -160,3 +160,50 @@ const OFF = 28u;
     let t = run_with(src, config(32, 1));
     assert_eq!(ints(&t), vec![3_221_225_477]);
 }
+
+/// WGSL § Expressions: a bitwise expression chains one operator over unary operands, a
+/// shift's operands are unary, and one comparison makes a relational expression, so
+/// `x & y | z`, `x << y + 1u` and `x == y == b` need parentheses (Tint: "mixing '&' and '|'
+/// requires parenthesis", at the first operator). naga ran them with C's precedence. The
+/// same operators grouped by parentheses, by `let` names, or on the right of a compound
+/// assignment are valid and run: x = 5, y = 3, z = 2 gives (5 & 3) | 2 = 3, then
+/// `x &= y | z` = 5 & 3 = 1, `x += m << 1u` with `let m = y & z` (= 2): 1 + 4 = 5.
+#[test]
+fn operator_mixes_without_parentheses_are_refused() {
+    for (expr, col, pair) in [
+        ("x & y | z", 12, "`&` and `|`"),
+        ("x << y + 1u", 12, "`<<` and `+`"),
+        ("x + y << 1u", 12, "`+` and `<<`"),
+        ("u32(x == y == true)", 16, "`==` and `==`"),
+        ("x ^ (y) & z", 12, "`^` and `&`"),
+    ] {
+        let src = format!(
+            "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1) fn main() {{
+  let x = o[0]; let y = o[1]; let z = o[2];
+  o[3] = {expr};
+}}"
+        );
+        let e = crosslane_kernel::wgsl::run_wgsl(&src, config(32, 4)).expect_err(expr);
+        let m = e.to_string();
+        assert!(m.starts_with(&format!("4:{col}")), "{expr}: {m}");
+        assert!(
+            m.contains(&format!("mixing {pair} requires parentheses")),
+            "{m}"
+        );
+    }
+
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1) fn main() {
+  var x = o[0]; let y = o[1]; let z = o[2];
+  o[3] = (x & y) | z;
+  x &= y | z;
+  let m = y & z;
+  x += m << 1u;
+  o[4] = x;
+}";
+    let mut c = config(32, 5);
+    c.args.insert("o".into(), "5,3,2,0,0".into());
+    let t = run_with(src, c);
+    assert_eq!(ints(&t), vec![5, 3, 2, 3, 5]);
+}
