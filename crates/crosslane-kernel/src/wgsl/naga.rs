@@ -958,10 +958,10 @@ fn tint_refusals(module: &naga::Module) -> Option<(usize, String)> {
 }
 
 /// `insertBits` / `extractBits` whose `offset` and `count` are both const-expressions with
-/// `offset + count` above the 32 bits of `e`: a shader-creation error (WGSL spec, § Bit
-/// Reinterpretation / Integer Built-in Functions, insertBits and extractBits; Tint: "'offset'
-/// + 'count' must be less than or equal to the bit width of 'e'"). naga runs them clamped, as
-/// the spec's runtime rule does for values only known at run time (still run so here).
+/// `offset + count` above the 32 bits of `e`: a shader-creation error (WGSL spec, Integer
+/// Built-in Functions, insertBits and extractBits; Tint refuses it: "'offset' + 'count' must
+/// be less than or equal to the bit width of 'e'"). naga runs them clamped, as the spec's
+/// runtime rule does for values only known at run time (still run so here).
 fn bit_range_refusal(module: &naga::Module, f: &naga::Function) -> Option<(usize, String)> {
     use naga::{Expression as E, Literal as L, MathFunction as M};
     let konst = |h: naga::Handle<E>| -> Option<u64> {

@@ -47,9 +47,9 @@ fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }
     // y = sum(1<<(i-32) for i in range(32,64) if i%5==0) = 0x10842108 (6 bits), z = w = 0.
     let t = run_with(src, config(64, 65));
     let o = ints(&t);
-    for i in 0..64 {
+    for (i, &got) in o.iter().take(64).enumerate() {
         let want = if i % 2 == 0 { 0x4210_8421 } else { 0x1084_2108 };
-        assert_eq!(o[i], want, "invocation {i}");
+        assert_eq!(got, want, "invocation {i}");
     }
     assert_eq!(o[64], 7 + 600);
 
@@ -58,9 +58,9 @@ fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }
     let t = run_with(src, config(16, 65));
     let o = ints(&t);
     let xs = [0x8421, 0x4210, 0x2108, 0x1084];
-    for i in 0..64 {
+    for (i, &got) in o.iter().take(64).enumerate() {
         let want = if i % 2 == 0 { xs[i / 16] } else { 0 };
-        assert_eq!(o[i], want, "invocation {i}");
+        assert_eq!(got, want, "invocation {i}");
     }
     assert_eq!(o[64], 4);
 }
