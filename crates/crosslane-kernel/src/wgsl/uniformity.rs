@@ -163,6 +163,9 @@ struct Walk<'a> {
     loop_sets: HashMap<usize, HashSet<Handle<naga::LocalVariable>>>,
     /// The loops around the statement being walked (their keys in `loop_sets`).
     loop_stack: Vec<usize>,
+    /// Every variable made non-uniform, in walk order: a `switch` left by a `break` from
+    /// the middle of a case joins those its cases marked.
+    mark_log: Vec<Handle<naga::LocalVariable>>,
     /// A helper call's result: why it is non-uniform (`None`: uniform).
     call_results: HashMap<Handle<Expression>, Option<String>>,
     memo: HashMap<Handle<Expression>, Option<String>>,
@@ -345,9 +348,16 @@ impl Walk<'_> {
         };
         self.local_state.insert(l, reason);
         self.ever.insert(l);
+        self.mark_log.push(l);
         for k in self.loop_stack.clone() {
             self.loop_sets.entry(k).or_default().insert(l);
         }
+    }
+
+    /// The reason variable `l` was made non-uniform, for a join after its state was reset.
+    fn break_reason(&self, l: Handle<naga::LocalVariable>) -> String {
+        let n = self.func.local_variables[l].name.as_deref().unwrap_or("?");
+        format!("variable `{n}`, written non-uniformly before a `break`")
     }
 
     /// The parameter a pointer expression points into (`*p`, `(*p)[i]`, `(*p).m`).
@@ -463,10 +473,14 @@ impl Walk<'_> {
                             .map(|w| format!("the switch depends on {w}"))
                     });
                     let entry = self.local_state.clone();
-                    // Without a `default` case, a selector matching none skips the switch.
-                    let mut joined = if cases
-                        .iter()
-                        .any(|c| matches!(c.value, naga::SwitchValue::Default))
+                    let marks = self.mark_log.len();
+                    // Without a `default` case, a selector matching none skips the switch; a
+                    // `break` (or `continue`) from a case's middle leaves with its state there.
+                    let breaks = cases.iter().any(|c| exits(&c.body));
+                    let mut joined = if !breaks
+                        && cases
+                            .iter()
+                            .any(|c| matches!(c.value, naga::SwitchValue::Default))
                     {
                         HashMap::new()
                     } else {
@@ -481,6 +495,12 @@ impl Walk<'_> {
                         join_into(&mut joined, std::mem::take(&mut self.local_state));
                         if nu.is_none() && returns(&c.body) {
                             nu = after.map(|w| format!("{w}, which returns early"));
+                        }
+                    }
+                    if breaks {
+                        for l in self.mark_log[marks..].to_vec() {
+                            let w = self.break_reason(l);
+                            joined.entry(l).or_insert(w);
                         }
                     }
                     self.local_state = joined;
@@ -516,6 +536,9 @@ impl Walk<'_> {
                         why = self.varying_exit(body, depth + 1);
                     }
                     let after = self.block(body, why.clone(), depth + 1);
+                    // A `continue` reaches `continuing` from the body's middle: any state the
+                    // loop started with, or a variable it writes non-uniformly (marked above).
+                    join_into(&mut self.local_state, entry.clone());
                     self.block(continuing, why, depth + 1);
                     self.loop_stack.pop();
                     // After the loop: any iteration's state (a `break` leaves from the middle).
@@ -877,6 +900,7 @@ impl<'a> Walk<'a> {
             ever: HashSet::new(),
             loop_sets: HashMap::new(),
             loop_stack: Vec::new(),
+            mark_log: Vec::new(),
             call_results: HashMap::new(),
             memo: HashMap::new(),
             memo_done: 0,
@@ -899,6 +923,7 @@ impl<'a> Walk<'a> {
             let before = size(self);
             self.local_state.clear();
             self.loop_stack.clear();
+            self.mark_log.clear();
             self.memo.clear();
             self.memo_done = 0;
             self.findings.clear();
