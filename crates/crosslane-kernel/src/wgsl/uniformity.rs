@@ -498,7 +498,7 @@ impl Walk<'_> {
                         }
                     }
                     if breaks {
-                        for l in self.mark_log[marks..].to_vec() {
+                        for &l in &self.mark_log[marks..] {
                             let w = self.break_reason(l);
                             joined.entry(l).or_insert(w);
                         }
