@@ -501,7 +501,7 @@ mod tests {
         );
         assert_eq!(
             preprocessor_directive("/* #ifdef A */ fn f() {}\n  #ifdef FP16\n"),
-            Some((28, "ifdef".into()))
+            Some((27, "ifdef".into()))
         );
         assert_eq!(preprocessor_directive("fn f() { let x = 1u; }"), None);
     }
