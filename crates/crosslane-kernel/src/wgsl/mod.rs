@@ -16,6 +16,7 @@ pub mod lower;
 pub mod math;
 pub mod naga;
 pub mod naga_relax;
+pub mod op_mix;
 pub mod override_eval;
 pub mod scan;
 pub mod stmt_diagnostics;

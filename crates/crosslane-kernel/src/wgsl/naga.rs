@@ -427,6 +427,27 @@ pub fn parse_limited(
             ),
         ));
     }
+    if let Some((at, word)) = super::scan::preprocessor_directive(src) {
+        // naga says only "expected global item … found `#`".
+        let (line, col) = line_col(src, at);
+        let what = if word.is_empty() {
+            "`#`".to_string()
+        } else {
+            format!("`#{word}`")
+        };
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "{what} is a preprocessor directive (naga_oil / Bevy, WESL, or a project's \
+                 own template step), not WGSL: browsers and Tint refuse it too. Run the shader \
+                 as that step emits it: the imported module's declarations pasted in place of \
+                 an `#import` (its `module::` prefixes dropped), one branch of each \
+                 `#ifdef` / `#else` kept and the directive lines removed, macro names replaced \
+                 by their values (WGSL spec, § Parsing: `#` is not a token)"
+            ),
+        ));
+    }
     if let Some((at, message)) = super::scan::too_large(src, max_tokens) {
         let (line, col) = line_col(src, at);
         return Err(KernelError::new(line, col, message));
@@ -556,6 +577,10 @@ pub fn parse_limited(
             vertex_subgroup_error(&module, &text, &e).unwrap_or_else(|| naga_error(&text, &e))
         );
     };
+    if let Some((at, m)) = super::op_mix::refusal(&module, &text) {
+        let (line, col) = line_col(&text, at);
+        return Err(KernelError::new(line, col, m));
+    }
     if let Some((at, m)) = tint_refusals(&module) {
         let (line, col) = line_col(&text, at);
         return Err(KernelError::new(line, col, m));
@@ -924,6 +949,71 @@ fn tint_refusals(module: &naga::Module) -> Option<(usize, String)> {
         });
         if found.is_some() {
             return found;
+        }
+        if let Some(found) = bit_range_refusal(module, f) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// `insertBits` / `extractBits` whose `offset` and `count` are both const-expressions with
+/// `offset + count` above the 32 bits of `e`: a shader-creation error (WGSL spec, Integer
+/// Built-in Functions, insertBits and extractBits; Tint refuses it: "'offset' + 'count' must
+/// be less than or equal to the bit width of 'e'"). naga runs them clamped, as the spec's
+/// runtime rule does for values only known at run time (still run so here).
+fn bit_range_refusal(module: &naga::Module, f: &naga::Function) -> Option<(usize, String)> {
+    use naga::{Expression as E, Literal as L, MathFunction as M};
+    let konst = |h: naga::Handle<E>| -> Option<u64> {
+        // A `let` names its value: not a const-expression, clamped at run time.
+        if f.named_expressions.contains_key(&h) {
+            return None;
+        }
+        let lit = match f.expressions[h] {
+            E::Literal(l) => l,
+            E::Constant(c) => match module.global_expressions[module.constants[c].init] {
+                E::Literal(l) => l,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match lit {
+            L::U32(v) => Some(u64::from(v)),
+            L::I32(v) => u64::try_from(v).ok(),
+            L::AbstractInt(v) => u64::try_from(v).ok(),
+            _ => None,
+        }
+    };
+    for (h, e) in f.expressions.iter() {
+        let (name, offset, count) = match *e {
+            E::Math {
+                fun: M::InsertBits,
+                arg2: Some(o),
+                arg3: Some(c),
+                ..
+            } => ("insertBits", o, c),
+            E::Math {
+                fun: M::ExtractBits,
+                arg1: Some(o),
+                arg2: Some(c),
+                ..
+            } => ("extractBits", o, c),
+            _ => continue,
+        };
+        let (Some(o), Some(c)) = (konst(offset), konst(count)) else {
+            continue;
+        };
+        if o + c > 32 {
+            let at = f.expressions.get_span(h).to_range().map_or(0, |r| r.start);
+            return Some((
+                at,
+                format!(
+                    "{name} with offset {o} and count {c}: offset + count must be at most 32, \
+                     the bit width of `e`, when both are const-expressions (a shader-creation \
+                     error: WGSL spec, Integer Built-in Functions, {name}; Tint refuses it \
+                     too; only values known at run time are clamped)"
+                ),
+            ));
         }
     }
     None

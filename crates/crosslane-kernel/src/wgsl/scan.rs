@@ -465,9 +465,46 @@ pub fn mixed_logical(src: &str) -> Option<usize> {
     None
 }
 
+/// The first `#` outside comments (WGSL has no preprocessor: `#` is not a WGSL token) and
+/// the directive word after it: `#import`, `#define_import_path` (naga_oil, Bevy), `#ifdef`,
+/// `#include`, … — a build step's input, not the shader the GPU compiles.
+pub fn preprocessor_directive(src: &str) -> Option<(usize, String)> {
+    let b = src.as_bytes();
+    let mut k = 0usize;
+    while k < b.len() {
+        if let Some(e) = comment_end(b, k) {
+            k = e.max(k + 1);
+            continue;
+        }
+        if b[k] == b'#' {
+            let word: String = src[k + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .take(40)
+                .collect();
+            return Some((k, word));
+        }
+        k += 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn preprocessor_directives_outside_comments() {
+        assert_eq!(
+            preprocessor_directive("// #import x\n#import a::b as c\nfn f() {}"),
+            Some((13, "import".into()))
+        );
+        assert_eq!(
+            preprocessor_directive("/* #ifdef A */ fn f() {}\n  #ifdef FP16\n"),
+            Some((27, "ifdef".into()))
+        );
+        assert_eq!(preprocessor_directive("fn f() { let x = 1u; }"), None);
+    }
 
     #[test]
     fn line_index_agrees_with_the_scan() {

@@ -11,7 +11,10 @@
 //! - a value is non-uniform when it derives from `local_invocation_id`/`_index`,
 //!   `global_invocation_id`, `subgroup_invocation_id`, a load of `read_write` storage,
 //!   workgroup or private memory (not through `workgroupUniformLoad`), an atomic's or a
-//!   subgroup built-in's result, a function variable given such a value, written in
+//!   subgroup built-in's result, a function variable holding such a value where it is read
+//!   (flow-sensitive: a later whole uniform assignment makes it uniform again, branches
+//!   join, and a variable written non-uniformly anywhere in a loop is non-uniform from the
+//!   loop's start, found over rounds until the sets settle), or written in
 //!   non-uniform control flow or through a non-uniform index (`a[i % 4u] = 1u` leaves all of
 //!   `a` non-uniform, as the spec's partial assignment does), or passed by pointer to a helper
 //!   that writes it so (its summary says, per pointer parameter, whether the write is
@@ -147,7 +150,22 @@ struct Walk<'a> {
     /// Which parameters are non-uniform (a helper's; an entry point's are built-in values).
     params: Vec<bool>,
     summaries: &'a HashMap<Handle<naga::Function>, Summary>,
-    varying_locals: HashSet<Handle<naga::LocalVariable>>,
+    /// The function variables non-uniform at this point of the walk, each with why (WGSL
+    /// spec, Uniformity Analysis: a variable's value node is the last assignment's, so
+    /// `x = 0u;` after `var x = lid;` makes `x` uniform again).
+    local_state: HashMap<Handle<naga::LocalVariable>, String>,
+    /// Every variable found non-uniform somewhere in this round (the rounds stop when it and
+    /// the loops' sets settle).
+    ever: HashSet<Handle<naga::LocalVariable>>,
+    /// Per loop (its body's address), the variables written non-uniformly inside it in an
+    /// earlier round: non-uniform from the loop's start, since a later iteration reads what
+    /// an earlier one wrote.
+    loop_sets: HashMap<usize, HashSet<Handle<naga::LocalVariable>>>,
+    /// The loops around the statement being walked (their keys in `loop_sets`).
+    loop_stack: Vec<usize>,
+    /// Every variable made non-uniform, in walk order: a `switch` left by a `break` from
+    /// the middle of a case joins those its cases marked.
+    mark_log: Vec<Handle<naga::LocalVariable>>,
     /// A helper call's result: why it is non-uniform (`None`: uniform).
     call_results: HashMap<Handle<Expression>, Option<String>>,
     memo: HashMap<Handle<Expression>, Option<String>>,
@@ -222,12 +240,7 @@ impl Walk<'_> {
                 AddressSpace::Private => Some("a private variable".into()),
                 _ => None,
             },
-            Expression::LocalVariable(l) => self.varying_locals.contains(l).then(|| {
-                format!(
-                    "variable `{}`",
-                    self.func.local_variables[*l].name.as_deref().unwrap_or("?")
-                )
-            }),
+            Expression::LocalVariable(l) => self.local_state.get(l).cloned(),
             Expression::AtomicResult { .. } => Some("an atomic's result".into()),
             Expression::SubgroupBallotResult | Expression::SubgroupOperationResult { .. } => {
                 Some("a subgroup built-in's result".into())
@@ -238,7 +251,15 @@ impl Walk<'_> {
                 .cloned()
                 .unwrap_or_else(|| Some("a function's result".into())),
             Expression::WorkGroupUniformLoadResult { .. } => None,
-            Expression::Load { pointer } => self.get(*pointer),
+            // A variable's value where the load is (the walk's point: `Emit` computes it).
+            Expression::Load { pointer } => match self.root_local(*pointer) {
+                Some(l) => self
+                    .local_state
+                    .get(&l)
+                    .cloned()
+                    .or_else(|| self.index_reason(*pointer)),
+                None => self.get(*pointer),
+            },
             Expression::Access { base, index } => self.get(*base).or_else(|| self.get(*index)),
             Expression::AccessIndex { base, .. } => self.get(*base),
             Expression::Unary { expr, .. } | Expression::As { expr, .. } => self.get(*expr),
@@ -277,6 +298,66 @@ impl Walk<'_> {
             }
         }
         None
+    }
+
+    /// Why an index on the way to a place varies (`a[i]` with a non-uniform `i`), from the
+    /// memo (the indices precede the access in the arena).
+    fn index_reason(&self, mut p: Handle<Expression>) -> Option<String> {
+        for _ in 0..10_000 {
+            match self.func.expressions[p] {
+                Expression::Access { base, index } => {
+                    if let Some(w) = self.get(index) {
+                        return Some(w);
+                    }
+                    p = base;
+                }
+                Expression::AccessIndex { base, .. } => p = base,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// [`Self::varying`], but a pointer into a function variable reads the variable's state
+    /// at this point of the walk (the `LocalVariable` expression itself is made once, at the
+    /// declaration, so its memo would hold the state there).
+    fn varying_now(&mut self, h: Handle<Expression>) -> Option<String> {
+        match self.root_local(h) {
+            Some(l) => {
+                self.varying(h);
+                self.local_state
+                    .get(&l)
+                    .cloned()
+                    .or_else(|| self.index_reason(h))
+            }
+            None => self.varying(h),
+        }
+    }
+
+    /// Variable `l` is non-uniform from here (`why`: the value's reason, for a variable
+    /// without a name, such as naga's temporary for `a || b`).
+    fn mark_local(&mut self, l: Handle<naga::LocalVariable>, why: String) {
+        let reason = match self.func.local_variables[l].name.as_deref() {
+            Some(n) => format!("variable `{n}`"),
+            // naga's temporary for `a || b` is written under the branch on `a`: the reason
+            // is what that branch depends on.
+            None => match why.split_once(" depends on ") {
+                Some((head, tail)) if head.starts_with("the branch at ") => tail.to_string(),
+                _ => why,
+            },
+        };
+        self.local_state.insert(l, reason);
+        self.ever.insert(l);
+        self.mark_log.push(l);
+        for k in self.loop_stack.clone() {
+            self.loop_sets.entry(k).or_default().insert(l);
+        }
+    }
+
+    /// The reason variable `l` was made non-uniform, for a join after its state was reset.
+    fn break_reason(&self, l: Handle<naga::LocalVariable>) -> String {
+        let n = self.func.local_variables[l].name.as_deref().unwrap_or("?");
+        format!("variable `{n}`, written non-uniformly before a `break`")
     }
 
     /// The parameter a pointer expression points into (`*p`, `(*p)[i]`, `(*p).m`).
@@ -375,8 +456,11 @@ impl Walk<'_> {
                             format!("the branch at {l}:{c} depends on {w}")
                         })
                     });
+                    let entry = self.local_state.clone();
                     let a = self.block(accept, why.clone(), depth + 1);
+                    let after_accept = std::mem::replace(&mut self.local_state, entry);
                     let r = self.block(reject, why.clone(), depth + 1);
+                    join_into(&mut self.local_state, after_accept);
                     // Control flow reconverges after the `if` unless a path through it
                     // returned in non-uniform control flow (the spec's CF_return).
                     if nu.is_none() && (returns(accept) || returns(reject)) {
@@ -388,18 +472,58 @@ impl Walk<'_> {
                         self.varying(*selector)
                             .map(|w| format!("the switch depends on {w}"))
                     });
+                    let entry = self.local_state.clone();
+                    let marks = self.mark_log.len();
+                    // Without a `default` case, a selector matching none skips the switch; a
+                    // `break` (or `continue`) from a case's middle leaves with its state there.
+                    let breaks = cases.iter().any(|c| exits(&c.body));
+                    let mut joined = if !breaks
+                        && cases
+                            .iter()
+                            .any(|c| matches!(c.value, naga::SwitchValue::Default))
+                    {
+                        HashMap::new()
+                    } else {
+                        entry.clone()
+                    };
                     for c in cases {
+                        if c.fall_through && c.body.is_empty() {
+                            continue; // `case 1u, 2u:`: the next case's body is its own
+                        }
+                        self.local_state = entry.clone();
                         let after = self.block(&c.body, why.clone(), depth + 1);
+                        join_into(&mut joined, std::mem::take(&mut self.local_state));
                         if nu.is_none() && returns(&c.body) {
                             nu = after.map(|w| format!("{w}, which returns early"));
                         }
                     }
+                    if breaks {
+                        for &l in &self.mark_log[marks..] {
+                            let w = self.break_reason(l);
+                            joined.entry(l).or_insert(w);
+                        }
+                    }
+                    self.local_state = joined;
                 }
                 Statement::Loop {
                     body,
                     continuing,
                     break_if,
                 } => {
+                    // Variables written non-uniformly inside the loop (an earlier round found
+                    // them) are non-uniform from its start.
+                    let key = body as *const naga::Block as usize;
+                    for l in self.loop_sets.get(&key).cloned().unwrap_or_default() {
+                        if !self.local_state.contains_key(&l) {
+                            let n = self.func.local_variables[l].name.as_deref().unwrap_or("?");
+                            self.local_state.insert(
+                                l,
+                                format!("variable `{n}`, written non-uniformly in the loop"),
+                            );
+                        }
+                    }
+                    let entry = self.local_state.clone();
+                    self.loop_stack.push(key);
                     let mut why = nu.clone();
                     if why.is_none() {
                         if let Some(b) = break_if {
@@ -412,11 +536,23 @@ impl Walk<'_> {
                         why = self.varying_exit(body, depth + 1);
                     }
                     let after = self.block(body, why.clone(), depth + 1);
+                    // A `continue` reaches `continuing` from the body's middle: any state the
+                    // loop started with, or a variable it writes non-uniformly (marked above).
+                    join_into(&mut self.local_state, entry.clone());
                     self.block(continuing, why, depth + 1);
+                    self.loop_stack.pop();
+                    // After the loop: any iteration's state (a `break` leaves from the middle).
+                    join_into(&mut self.local_state, entry);
                     // A `return` in the loop's non-uniform control flow leaves the code after
                     // the loop non-uniform; a `break` reconverges there.
                     if nu.is_none() && returns(body) {
                         nu = after.map(|w| format!("{w}, which returns early"));
+                    }
+                }
+                Statement::Emit(r) => {
+                    // Expressions read the variables' state where they are emitted.
+                    if let Some(h) = r.clone().last() {
+                        self.varying(h);
                     }
                 }
                 Statement::Block(b) => {
@@ -430,8 +566,18 @@ impl Walk<'_> {
                         .or_else(|| self.varying(*value))
                         .or_else(|| self.varying_index(*pointer));
                     if let Some(l) = self.root_local(*pointer) {
-                        if why.is_some() {
-                            self.varying_locals.insert(l);
+                        match why {
+                            Some(w) => self.mark_local(l, w),
+                            // A whole new uniform value: the variable is uniform again (a
+                            // store into one element keeps the others' state).
+                            None if matches!(
+                                self.func.expressions[*pointer],
+                                Expression::LocalVariable(_)
+                            ) =>
+                            {
+                                self.local_state.remove(&l);
+                            }
+                            None => {}
                         }
                     } else if let Some(k) = self.root_param(*pointer) {
                         let entry = self.ptr_out.entry(k).or_insert(None);
@@ -507,7 +653,7 @@ impl Walk<'_> {
                     }
                     let mut ret = summary.ret.clone();
                     for (k, a) in arguments.iter().enumerate() {
-                        let Some(w) = self.varying(*a) else {
+                        let Some(w) = self.varying_now(*a) else {
                             continue;
                         };
                         if nu.is_none() {
@@ -542,12 +688,16 @@ impl Walk<'_> {
                         };
                         let by_arg = summary.ptr_out_params.get(k).is_some_and(|by| {
                             arguments.iter().enumerate().any(|(j, b)| {
-                                by.get(j) == Some(&true) && self.varying(*b).is_some()
+                                by.get(j) == Some(&true) && self.varying_now(*b).is_some()
                             })
                         });
                         let written = summary.ptr_written.get(k).copied().unwrap_or(false);
                         if base.is_some() || by_arg || (written && nu.is_some()) {
-                            self.varying_locals.insert(l);
+                            let why = base
+                                .clone()
+                                .or_else(|| nu.clone())
+                                .unwrap_or_else(|| format!("a write through `{fname}`"));
+                            self.mark_local(l, why);
                         }
                     }
                 }
@@ -594,6 +744,17 @@ impl Walk<'_> {
             }
         }
         None
+    }
+}
+
+/// `into` joined with `other`: a variable non-uniform on either path is non-uniform after
+/// the paths meet (the reason already held wins).
+fn join_into(
+    into: &mut HashMap<Handle<naga::LocalVariable>, String>,
+    other: HashMap<Handle<naga::LocalVariable>, String>,
+) {
+    for (l, w) in other {
+        into.entry(l).or_insert(w);
     }
 }
 
@@ -735,7 +896,11 @@ impl<'a> Walk<'a> {
             func,
             params,
             summaries,
-            varying_locals: HashSet::new(),
+            local_state: HashMap::new(),
+            ever: HashSet::new(),
+            loop_sets: HashMap::new(),
+            loop_stack: Vec::new(),
+            mark_log: Vec::new(),
             call_results: HashMap::new(),
             memo: HashMap::new(),
             memo_done: 0,
@@ -748,8 +913,17 @@ impl<'a> Walk<'a> {
 
     /// Walks the function until the set of non-uniform variables settles.
     fn run(&mut self) {
-        for _ in 0..8 {
-            let before = self.varying_locals.len();
+        let size = |w: &Self| {
+            (
+                w.ever.len(),
+                w.loop_sets.values().map(HashSet::len).sum::<usize>(),
+            )
+        };
+        for _ in 0..32 {
+            let before = size(self);
+            self.local_state.clear();
+            self.loop_stack.clear();
+            self.mark_log.clear();
             self.memo.clear();
             self.memo_done = 0;
             self.findings.clear();
@@ -757,7 +931,7 @@ impl<'a> Walk<'a> {
             self.ptr_out.clear();
             let f = self.func;
             self.block(&f.body, None, 0);
-            if self.varying_locals.len() == before {
+            if size(self) == before {
                 break;
             }
         }

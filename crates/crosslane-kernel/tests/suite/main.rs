@@ -149,5 +149,6 @@ mod wgsl_layout;
 mod wgsl_loops_logic;
 mod wgsl_private;
 mod wgsl_relax;
+mod wgsl_round3;
 mod wgsl_scan_undefined;
 mod wgsl_uniformity;

@@ -935,7 +935,6 @@ impl Lower<'_> {
                 None => Ty::Void,
                 Some(r) => match &module.types[r.ty].inner {
                     TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
-                    TypeInner::Vector { .. } if returns_ballot(f) => None,
                     other => match self.type_cells(other) {
                         // A vector, matrix or struct result goes out through reference
                         // parameters, one per cell, after the others: the engine's functions
@@ -1312,18 +1311,6 @@ impl Lower<'_> {
             (None, _) => stmt(StmtKind::Expr(call), at),
         })
     }
-}
-
-/// Whether a function returns a `subgroupBallot` result directly (held as a u64, not by
-/// components).
-fn returns_ballot(f: &naga::Function) -> bool {
-    find_statement(&f.body, |s, _| match s {
-        Statement::Return { value: Some(v) } => {
-            matches!(f.expressions[*v], Expression::SubgroupBallotResult).then_some(())
-        }
-        _ => None,
-    })
-    .is_some()
 }
 
 /// The helper functions `entry` calls, directly or through other helpers (each visited once;

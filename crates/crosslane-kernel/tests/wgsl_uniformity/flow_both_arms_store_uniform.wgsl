@@ -1,0 +1,8 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@group(0) @binding(1) var<uniform> n: u32;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  var x = lid;
+  if (n > 3u) { x = 1u; } else { x = 2u; }
+  if (x == 1u) { o[lid] = subgroupAdd(1u); }
+}

@@ -1,0 +1,10 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@group(0) @binding(1) var<uniform> n: u32;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  var x = 0u;
+  switch (n) {
+    default: { x = lid; if (n > 4u) { break; } x = 0u; }
+  }
+  if (x == 0u) { o[lid] = subgroupAdd(1u); }
+}
