@@ -1418,7 +1418,7 @@ fn old_llvm_wrapper_hint(name: &str) -> String {
         _ => "the `__builtin_amdgcn_*` builtins",
     };
     format!(
-        " (HIP's headers declared `{name}` up to ROCm 3; ROCm 6.2's do not: call {now}, or \
+        " (older HIP headers declared `{name}`; ROCm 6.2's do not: call {now}, or \
          declare it as those headers did, `__device__ int {name}(…) \
          __asm(\"llvm.amdgcn.{}\");`)",
         op.replace("move_dpp", "mov.dpp.i32").replace('_', ".")
