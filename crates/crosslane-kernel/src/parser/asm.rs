@@ -111,6 +111,22 @@ impl Parser<'_> {
                 ));
             }
             let op = text.split_whitespace().next().unwrap_or("(empty)");
+            // AMD GCN / CDNA / RDNA assembly (`s_nop 4`, `v_add_f32 %0 %0 %0 row_shr:1`,
+            // AMDMIGraphX's DPP reductions): what HIP writes for it instead.
+            let gcn = ["s_", "v_", "ds_", "buffer_", "global_", "flat_"]
+                .iter()
+                .any(|p| op.starts_with(p));
+            if self.hip && gcn {
+                return refuse(format!(
+                    "inline `asm` `{op}` is not emulated: AMD GCN/CDNA/RDNA assembly is not read \
+                     (the PTX forms docs/kernels.md lists are, for CUDA); write the operation \
+                     with HIP's builtins: a DPP operand (`row_shr:1`, `row_bcast:15`, \
+                     `quad_perm`) as `__hip_move_dpp(v, dpp_ctrl, row_mask, bank_mask, \
+                     bound_ctrl)` (= `__builtin_amdgcn_mov_dpp`) and the operator on its result, \
+                     `ds_swizzle` as `__hip_ds_swizzle`, `ds_bpermute` as `__hip_ds_bpermute`, \
+                     `v_readlane` as `__builtin_amdgcn_readlane`"
+                ));
+            }
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
                  registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, one global \

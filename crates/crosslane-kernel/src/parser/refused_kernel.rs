@@ -33,7 +33,8 @@ impl Parser<'_> {
     /// The body of kernel `name` (its `{` at token `open`) raised `e`: in a file of several
     /// kernels, skips the body and records `e` for the runs that reach the kernel, giving an
     /// empty body; else `e`. `kept` is the parser's scopes, diagnostics and depth before the
-    /// body, restored.
+    /// body, restored. A device function (`kernel` false) is refused so in any file: the runs
+    /// that call it stop with `e` when they compile the call (`compile.rs`'s `inline_call`).
     ///
     /// # Errors
     /// `e` itself when it is a budget or the file has one kernel.
@@ -43,8 +44,9 @@ impl Parser<'_> {
         open: usize,
         kept: (usize, usize, u32),
         e: KernelError,
+        kernel: bool,
     ) -> PResult<Stmt> {
-        if e.message.contains("--max-") || !self.several_kernels() {
+        if e.message.contains("--max-") || (kernel && !self.several_kernels()) {
             return Err(e);
         }
         let Some(close) = self.closing(open) else {
