@@ -1093,6 +1093,17 @@ impl Parser<'_> {
                     let Tok::Ident(m) = self.peek(1).clone() else {
                         return self.err("a name after `::`");
                     };
+                    if w == super::rocprim_lib::UNKNOWN_NS {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "`rocprim::{m}` is a rocPRIM name (`<rocprim/…>`, a header not \
+                                 read here) that is not supported; {}",
+                                super::rocprim_lib::REFUSAL
+                            ),
+                        ));
+                    }
                     return Err(KernelError::new(
                         span.line,
                         span.col,

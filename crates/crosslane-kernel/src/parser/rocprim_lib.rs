@@ -35,6 +35,47 @@
 use super::std_constants::word;
 use crate::lexer::{Tok, Token};
 
+/// The qualifier a rocPRIM name keeps when these declarations do not define it
+/// (`rocprim::block_load`): no namespace of the flattened source, so the name stays qualified
+/// and its refusal names it ([`REFUSAL`]).
+pub(super) const UNKNOWN_NS: &str = "__crosslane_rocprim";
+
+/// What a refusal of a rocPRIM name not declared here says is read instead.
+pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce`, `warp_scan`, `block_reduce` (its \
+     `using_warp_reduce` algorithm), `plus` / `maximum` / `minimum`, `warp_shuffle*`, `ballot`, \
+     `lane_id`, `warp_id`, `flat_block_thread_id` and `detail::logical_warp_id` / \
+     `logical_lane_id` are read here, as are hipCUB's `hipcub::WarpReduce`, `WarpScan`, \
+     `BlockReduce`, `BlockScan`, `BlockLoad`, `BlockStore` and `BlockRadixSort`; or paste the \
+     rocPRIM definition into the file";
+
+/// The names the declarations define directly in `rocprim`.
+const KNOWN: &[&str] = &[
+    "block_reduce_algorithm",
+    "plus",
+    "maximum",
+    "minimum",
+    "flat_block_thread_id",
+    "flat_block_id",
+    "lane_id",
+    "warp_id",
+    "device_warp_size",
+    "syncthreads",
+    "wave_barrier",
+    "warp_shuffle",
+    "warp_shuffle_up",
+    "warp_shuffle_down",
+    "warp_shuffle_xor",
+    "ballot",
+    "bit_count",
+    "masked_bit_count",
+    "warp_reduce",
+    "warp_scan",
+    "block_reduce",
+];
+
+/// The names they define in `rocprim::detail`.
+const KNOWN_DETAIL: &[&str] = &["logical_warp_id", "logical_lane_id"];
+
 const PRELUDE: &str = "\
 namespace rocprim {
 enum class block_reduce_algorithm { using_warp_reduce, raking_reduce, raking_reduce_commutative_only };
@@ -170,6 +211,7 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
         return tokens;
     };
+    let tokens = mark_unknown(tokens);
     // Each declaration token at the line of the source's first `rocprim` and a column of its
     // own: spans key declarations (a `__shared__` variable is one per declaration site), so
     // two tokens of the prelude never share one.
@@ -192,4 +234,26 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
         .collect();
     out.extend(tokens);
     out
+}
+
+/// `tokens` with the `rocprim` of each `rocprim::NAME` (and `rocprim::detail::NAME`) these
+/// declarations do not define renamed [`UNKNOWN_NS`].
+fn mark_unknown(mut tokens: Vec<Token>) -> Vec<Token> {
+    let colons = |t: Option<&Token>| matches!(t.map(|t| &t.tok), Some(Tok::Punct("::")));
+    for k in 0..tokens.len() {
+        if word(tokens.get(k)) != Some("rocprim") || !colons(tokens.get(k + 1)) {
+            continue;
+        }
+        let known = match word(tokens.get(k + 2)) {
+            Some("detail") if colons(tokens.get(k + 3)) => {
+                word(tokens.get(k + 4)).is_some_and(|n| KNOWN_DETAIL.contains(&n))
+            }
+            Some(n) => KNOWN.contains(&n),
+            None => true,
+        };
+        if !known {
+            tokens[k].tok = Tok::Ident(UNKNOWN_NS.to_string());
+        }
+    }
+    tokens
 }
