@@ -175,17 +175,7 @@ pub(super) fn is_maca_runtime(n: &str) -> bool {
 /// in AMDMIGraphX's `constexpr` `dpp_row_bcast`, implicitly host and device) is not looked at:
 /// the device reading discards it ([`Parser::stmt`]).
 pub fn looks_like_host(toks: &[Token]) -> bool {
-    let mut thrown = vec![false; toks.len()];
-    let mut k = 0;
-    while k < toks.len() {
-        if matches!(&toks[k].tok, Tok::Ident(w) if w == "throw") {
-            while k < toks.len() && !matches!(toks[k].tok, Tok::Punct(";")) {
-                thrown[k] = true;
-                k += 1;
-            }
-        }
-        k += 1;
-    }
+    let thrown = super::stmt::thrown_operands(toks);
     calls_vf(toks)
         || toks.windows(2).enumerate().any(|(i, w)| {
             !thrown[i]
