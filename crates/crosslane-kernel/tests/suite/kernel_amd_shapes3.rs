@@ -94,6 +94,16 @@ fn rocprim_all_reduce_with_valid_items_is_in_every_lane() {
     }
 }
 
+#[test]
+fn entry_of_kernel_templates_overloaded_by_arity_says_to_launch_from_host_code() {
+    let src = WARP_REDUCE.replace("LW", "16").replace("ARGS", "");
+    let mut c = hip(64);
+    c.entry = Some("wsum<int, 64, 16>".into());
+    let e = refused(&src, c);
+    assert!(e.contains("which --entry cannot choose between"), "{e}");
+    assert!(e.contains("launch the one wanted from host code"), "{e}");
+}
+
 /// rocPRIM's warp scans: the inclusive scan with the logical warp's total, and the exclusive
 /// scan seeded with an initial value.
 const WARP_SCAN: &str = "\
