@@ -851,7 +851,11 @@ impl Compiler {
                 ),
                 None => self.undeclared(
                     e.span,
-                    format!("`{name}` is not declared: no function of the source, kernel built-in or operation of any dialect has this name"),
+                    format!(
+                        "`{name}` is not declared: no function of the source, kernel built-in or \
+                         operation of any dialect has this name{}",
+                        old_llvm_wrapper_hint(name)
+                    ),
                 ),
             }
         }
@@ -1299,6 +1303,31 @@ fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {
         return;
     }
     e.kind.for_each_child_mut(|c| alias_deref(c, p, bad));
+}
+
+/// For a call of `__llvm_amdgcn_move_dpp` and kin, wrappers of LLVM AMDGPU intrinsics that
+/// older HIP headers declared (`__device__ int __llvm_amdgcn_move_dpp(…)
+/// __asm("llvm.amdgcn.mov.dpp.i32");`, AMDMIGraphX's device `reduce.hpp`) and the modelled
+/// ROCm 6.2 no longer does: where their names are now, or the empty string.
+fn old_llvm_wrapper_hint(name: &str) -> String {
+    let Some(op) = name.strip_prefix("__llvm_amdgcn_") else {
+        return String::new();
+    };
+    let now = match op {
+        "move_dpp" => "`__hip_move_dpp` or `__builtin_amdgcn_mov_dpp`",
+        "ds_bpermute" => "`__hip_ds_bpermute` or `__builtin_amdgcn_ds_bpermute`",
+        "ds_permute" => "`__hip_ds_permute` or `__builtin_amdgcn_ds_permute`",
+        "ds_swizzle" => "`__hip_ds_swizzle` or `__builtin_amdgcn_ds_swizzle`",
+        "readfirstlane" => "`__builtin_amdgcn_readfirstlane`",
+        "readlane" => "`__builtin_amdgcn_readlane`",
+        _ => "the `__builtin_amdgcn_*` builtins",
+    };
+    format!(
+        " (older HIP headers declared `{name}`; ROCm 6.2's do not: call {now}, or \
+         declare it as those headers did, `__device__ int {name}(…) \
+         __asm(\"llvm.amdgcn.{}\");`)",
+        op.replace("move_dpp", "mov.dpp.i32").replace('_', ".")
+    )
 }
 
 #[cfg(test)]

@@ -111,23 +111,25 @@ impl Parser<'_> {
                 ));
             }
             let op = text.split_whitespace().next().unwrap_or("(empty)");
-            // AMD GCN/CDNA/RDNA assembly (`v_max_f32 %0, %1, %1 quad_perm:[1,0,3,2]`, aiter's
-            // fused DPP reductions): named as such, with the builtins that write it in C++
-            // (AMD's ISA guides: a DPP modifier on a VALU instruction reads another lane's
-            // operand as `v_mov_b32_dpp` does).
-            if ["v_", "s_", "ds_", "buffer_", "global_", "flat_"]
+            // AMD GCN / CDNA / RDNA assembly (`s_nop 4`, `v_max_f32 %0, %1, %1 quad_perm:[…]`,
+            // aiter's and AMDMIGraphX's fused DPP reductions): named as such, with the HIP
+            // builtins that write it in C++ (AMD's ISA guides: a DPP modifier on a VALU
+            // instruction reads another lane's operand as `v_mov_b32_dpp` does).
+            let gcn = ["s_", "v_", "ds_", "buffer_", "global_", "flat_"]
                 .iter()
-                .any(|p| op.starts_with(p))
-            {
+                .any(|p| op.starts_with(p));
+            if self.hip && gcn {
                 return refuse(format!(
-                    "inline `asm` `{op}` is AMD GPU assembly, which is not emulated; write it in \
-                     C++: an instruction with a DPP modifier (`quad_perm:[…]`, `row_shr:N`, \
-                     `row_half_mirror`, `row_bcast:15`) is the operation on \
-                     `__builtin_amdgcn_update_dpp(old, x, ctrl, row_mask, bank_mask, \
-                     bound_ctrl)` (rocPRIM's `rocprim::detail::warp_move_dpp<T, ctrl>(x)`), \
-                     `ds_swizzle_b32` is `__builtin_amdgcn_ds_swizzle`, `ds_bpermute_b32` \
-                     `__builtin_amdgcn_ds_bpermute`, `v_readlane_b32` \
-                     `__builtin_amdgcn_readlane`"
+                    "inline `asm` `{op}` is AMD GPU assembly, which is not emulated: AMD \
+                     GCN/CDNA/RDNA assembly is not read (the PTX forms docs/kernels.md lists are, \
+                     for CUDA); write the operation with HIP's builtins: an instruction with a DPP \
+                     modifier (`quad_perm:[…]`, `row_shr:N`, `row_half_mirror`, `row_bcast:15`) \
+                     is the operation on `__hip_move_dpp(v, dpp_ctrl, row_mask, bank_mask, \
+                     bound_ctrl)` (= `__builtin_amdgcn_mov_dpp`; with an `old` value \
+                     `__builtin_amdgcn_update_dpp(old, x, ctrl, row_mask, bank_mask, bound_ctrl)`, \
+                     rocPRIM's `rocprim::detail::warp_move_dpp<T, ctrl>(x)`), `ds_swizzle_b32` \
+                     is `__hip_ds_swizzle`, `ds_bpermute_b32` `__hip_ds_bpermute`, \
+                     `v_readlane_b32` `__builtin_amdgcn_readlane`"
                 ));
             }
             return refuse(format!(

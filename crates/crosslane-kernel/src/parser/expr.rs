@@ -431,6 +431,9 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 (self.is_type_word(w) || matches!(w.as_str(), "const" | "volatile"))
                     && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
+                    // `(mask_t{1} << l)`: a functional cast in parentheses ([expr.type.conv]),
+                    // no cast-expression (a type-id has no `{`).
+                    && !matches!(self.peek(2), Tok::Punct("{"))
                     // `(std::conditional_t<C, A, B>)x`, `(typename std::conditional<…>::type)x`:
                     // a type trait names a type ([meta.trans.other]), so this is a cast.
                     || w == "typename"
@@ -604,6 +607,19 @@ impl Parser<'_> {
                 return place.map_or_else(|| self.err("a name"), Ok);
             }
             Tok::Ident(w) if w == super::range_for::EXTENT => return self.range_extent(span),
+            // `typename std::conditional<W == 32, uint32_t, uint64_t>::type(1)`: a functional
+            // cast ([expr.type.conv]) of a dependent type, as an alias template's use
+            // `lane_mask_t<W>(1)` becomes ([`super::alias_templates`]).
+            Tok::Ident(w) if w == "typename" => {
+                let ty = self.base_type()?;
+                let crate::types::Ty::Val(v) = ty else {
+                    return self.err("a value type after `typename` in an expression");
+                };
+                if !(self.is_punct("(") || self.is_punct("{")) {
+                    return self.err("`(` or `{` after the type (a functional cast)");
+                }
+                return self.functional_cast(v.scalar.name(), v, span);
+            }
             // The function-local predefined variable `__func__`: the function's name as a
             // string (C++17 [dcl.fct.def.general]/8).
             Tok::Ident(w) if w == "__func__" && self.func_now.is_some() => {
@@ -1104,6 +1120,17 @@ impl Parser<'_> {
                     let Tok::Ident(m) = self.peek(1).clone() else {
                         return self.err("a name after `::`");
                     };
+                    if w == super::rocprim_lib::UNKNOWN_NS {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "`rocprim::{m}` is a rocPRIM name (`<rocprim/…>`, a header not \
+                                 read here) that is not supported; {}",
+                                super::rocprim_lib::REFUSAL
+                            ),
+                        ));
+                    }
                     return Err(KernelError::new(
                         span.line,
                         span.col,

@@ -171,22 +171,28 @@ pub(super) fn is_maca_runtime(n: &str) -> bool {
 
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
 /// CUDA/HIP/MACA runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`, `mcX…(`), `malloc`, `free`,
-/// `new`, `delete` or `std::`.
+/// `new`, `delete` or `std::`. A throw-expression's operand (`throw std::runtime_error("…");`
+/// in AMDMIGraphX's `constexpr` `dpp_row_bcast`, implicitly host and device) is not looked at:
+/// the device reading discards it ([`Parser::stmt`]).
 pub fn looks_like_host(toks: &[Token]) -> bool {
+    let thrown = super::stmt::thrown_operands(toks);
     calls_vf(toks)
-        || toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
-            (Tok::Punct("<<"), Tok::Punct("<")) => true,
-            (Tok::Ident(n), Tok::Punct("(")) => {
-                n.starts_with("cuda")
-                    || is_maca_runtime(n)
-                    || (n.starts_with("hip")
-                        && !n.starts_with("hipThread")
-                        && !n.starts_with("hipBlock"))
-                    || matches!(n.as_str(), "malloc" | "free" | "calloc")
-            }
-            (Tok::Ident(n), Tok::Punct("::")) => n == "std",
-            (Tok::Ident(n), _) => matches!(n.as_str(), "new" | "delete"),
-            _ => false,
+        || toks.windows(2).enumerate().any(|(i, w)| {
+            !thrown[i]
+                && match (&w[0].tok, &w[1].tok) {
+                    (Tok::Punct("<<"), Tok::Punct("<")) => true,
+                    (Tok::Ident(n), Tok::Punct("(")) => {
+                        n.starts_with("cuda")
+                            || is_maca_runtime(n)
+                            || (n.starts_with("hip")
+                                && !n.starts_with("hipThread")
+                                && !n.starts_with("hipBlock"))
+                            || matches!(n.as_str(), "malloc" | "free" | "calloc")
+                    }
+                    (Tok::Ident(n), Tok::Punct("::")) => n == "std",
+                    (Tok::Ident(n), _) => matches!(n.as_str(), "new" | "delete"),
+                    _ => false,
+                }
         })
 }
 

@@ -124,8 +124,18 @@ impl Parser<'_> {
         // Arguments the host reading does not know (a function, a struct, a class
         // template, a list closed by `>>`): read as any template argument list is.
         let save = (self.pos, self.gt_owed);
+        // A bare name host code gives a constant value (`constexpr unsigned int block_size =
+        // 256;` in `main`, rocPRIM's tests' `reduce_kernel<block_size, …, rocprim::plus<int>>`)
+        // reads as that constant here, its declaration being in host code the list does not see.
+        let bound = self.bind_host_names(st, k + 2, close);
         self.pos = k + 1;
         let read = self.template_args();
+        for (n, old) in bound {
+            match old {
+                Some(e) => self.consts.insert(n, e),
+                None => self.consts.remove(&n),
+            };
+        }
         let after = self.pos;
         self.pos = save.0;
         self.gt_owed = save.1;
@@ -156,7 +166,19 @@ impl Parser<'_> {
         launch: &[(usize, usize)],
         at: Span,
     ) -> Result<String, String> {
-        let first = match self.instantiate_call(name, given.clone(), &[], at) {
+        // Kernel templates overloaded by their parameter count (rocPRIM's tests'
+        // `warp_reduce_sum_kernel(in, out)` and `(in, out, valid)`): the launch's argument
+        // count picks the one whose parameters take that many ([over.match.viable]/2).
+        let key = self.overload_by_arity(name, launch.len());
+        let name = key.as_deref().unwrap_or(name);
+        let inst = |p: &mut Self, args: Vec<TArg>| match key {
+            // The overload is chosen: bound and registered as a call of it would be.
+            Some(_) => p
+                .bind_call(name, args, &[], at)
+                .and_then(|(params, bound)| p.register_instance(name, &params, bound, at)),
+            None => p.instantiate_call(name, args, &[], at),
+        };
+        let first = match inst(self, given.clone()) {
             Ok(m) => return Ok(m),
             Err(e) => e.message,
         };
@@ -164,8 +186,7 @@ impl Parser<'_> {
         if deduced.len() == given.len() {
             return Err(first);
         }
-        self.instantiate_call(name, deduced, &[], at)
-            .map_err(|e| e.message)
+        inst(self, deduced).map_err(|e| e.message)
     }
 
     /// `given` followed by the template parameters after it that the launch's arguments
@@ -303,6 +324,74 @@ impl Parser<'_> {
         match self.closing(open) {
             Some(c) => split_commas(toks, open + 1, c),
             None => Vec::new(),
+        }
+    }
+
+    /// Binds, as constants, the bare names in `from..to` (a launch's template argument list)
+    /// that are host variables of a constant integer value and no constant of the source's;
+    /// returns each bound name with the constant it hid (none), to be put back.
+    fn bind_host_names(
+        &mut self,
+        st: &HostState,
+        from: usize,
+        to: usize,
+    ) -> Vec<(String, Option<crate::ast::Expr>)> {
+        let toks = self.toks;
+        let mut bound = Vec::new();
+        for i in from..to.min(toks.len()) {
+            let Tok::Ident(n) = &toks[i].tok else {
+                continue;
+            };
+            let bare = matches!(toks[i - 1].tok, Tok::Punct("<" | ","))
+                && matches!(
+                    toks.get(i + 1).map(|t| &t.tok),
+                    Some(Tok::Punct("," | ">" | ">>"))
+                );
+            if !bare || self.consts.contains_key(n) || bound.iter().any(|(b, _)| b == n) {
+                continue;
+            }
+            let Some(v) = self
+                .host_value(st, i, i + 1)
+                .and_then(HostVal::int)
+                .and_then(|v| i64::try_from(v).ok())
+            else {
+                continue;
+            };
+            let at = Span {
+                line: toks[i].line,
+                col: toks[i].col,
+            };
+            let e = self.e_int(at, v);
+            let old = self.consts.insert(n.clone(), e);
+            bound.push((n.clone(), old));
+        }
+        bound
+    }
+
+    /// The one template of the overload set `name` (the template itself and its alternatives)
+    /// whose function parameters take `n` arguments (from the required ones to all, the
+    /// others having defaults); `None` when `name` is no overload set or not exactly one does.
+    fn overload_by_arity(&self, name: &str, n: usize) -> Option<String> {
+        let alts = self.overloads.get(name)?;
+        let mut fit = std::iter::once(name)
+            .chain(alts.iter().map(String::as_str))
+            .filter(|key| {
+                let Some(t) = self.templates.get(*key) else {
+                    return false;
+                };
+                let Some(toks) = super::overload::param_tokens(t.tokens()) else {
+                    return false;
+                };
+                let params = super::overload::split_params(toks);
+                let required = params
+                    .iter()
+                    .filter(|p| !p.iter().any(|t| matches!(t.tok, Tok::Punct("="))))
+                    .count();
+                (required..=params.len()).contains(&n)
+            });
+        match (fit.next(), fit.next()) {
+            (Some(k), None) => Some(k.to_string()),
+            _ => None,
         }
     }
 

@@ -608,11 +608,11 @@ impl Parser<'_> {
         self.scopes.pop();
         self.value_refs = outer_refs;
         self.const_names = outer_consts;
-        // A kernel beside others whose body is refused: the error of each run that reaches it
-        // ([`Self::refuse_kernel_body`]).
+        // A kernel beside others, or a function, whose body is refused: the error of each run
+        // that reaches it ([`Self::refuse_kernel_body`]).
         let body = match body {
-            Err(e) if entry || entry2 => self.refuse_kernel_body(&name, open, kept, e)?,
-            body => body?,
+            Err(e) => self.refuse_kernel_body(&name, open, kept, e, entry || entry2)?,
+            Ok(b) => b,
         };
         let body = self.with_param_copies(copies, body)?;
         self.refuse_stray_goto(&body)?;

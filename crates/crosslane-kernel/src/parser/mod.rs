@@ -155,6 +155,7 @@ mod ptr_alias;
 mod range_for;
 mod ref_cast;
 mod refused_kernel;
+mod rocprim_lib;
 mod rocprim_shuffle;
 mod scopes;
 mod sfinae;
@@ -270,7 +271,9 @@ pub fn parse_preprocessed(
     } else {
         source
     };
-    let pre = preprocess(&source, dialect, lanes, pp, limits)?;
+    let mut pre = preprocess(&source, dialect, lanes, pp, limits)?;
+    // `rocprim::warp_reduce` and kin: declared before the source ([`rocprim_lib`]).
+    pre.tokens = rocprim_lib::rocprim_lib(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).

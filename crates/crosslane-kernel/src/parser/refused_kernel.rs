@@ -33,7 +33,10 @@ impl Parser<'_> {
     /// The body of kernel `name` (its `{` at token `open`) raised `e`: in a file of several
     /// kernels, skips the body and records `e` for the runs that reach the kernel, giving an
     /// empty body; else `e`. `kept` is the parser's scopes, diagnostics and depth before the
-    /// body, restored.
+    /// body, restored. A device function (`kernel` false) whose inline `asm` is refused
+    /// (AMDMIGraphX's `dpp_reduce(float&, sum)` overload in GCN assembly beside its template)
+    /// is refused so in any file: the runs that call it stop with `e` when they compile the
+    /// call (`compile.rs`'s `inline_call`); any other error of a function is `e`.
     ///
     /// # Errors
     /// `e` itself when it is a budget or the file has one kernel.
@@ -43,8 +46,12 @@ impl Parser<'_> {
         open: usize,
         kept: (usize, usize, u32),
         e: KernelError,
+        kernel: bool,
     ) -> PResult<Stmt> {
-        if e.message.contains("--max-") || !self.several_kernels() {
+        if e.message.contains("--max-")
+            || (kernel && !self.several_kernels())
+            || (!kernel && !e.message.starts_with("inline `asm`"))
+        {
             return Err(e);
         }
         let Some(close) = self.closing(open) else {

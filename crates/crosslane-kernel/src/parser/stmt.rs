@@ -267,6 +267,13 @@ impl Parser<'_> {
                     return self.break_or_continue(w == "continue", span);
                 }
                 "return" => return self.return_stmt(span),
+                // `default: throw std::runtime_error("Unknown bcast");` in a `constexpr`
+                // function (AMDMIGraphX's `dpp_row_bcast`): valid while no evaluation reaches
+                // it ([expr.const]/2.20: an evaluated throw-expression is no constant). Reached
+                // at run time, it stops the run as a failed device assert would: device code
+                // has no exceptions (HIP Programming Guide, "C++ support": exceptions are not
+                // supported in device code).
+                "throw" => return self.throw_stmt(span),
                 // A struct defined in a function (`struct { int x; int y; } grid;`,
                 // `struct P { … };`), then the variables declared after its `}`.
                 "struct" | "class" | "union"
@@ -1026,6 +1033,46 @@ impl Parser<'_> {
         }
         Ok(())
     }
+
+    /// `throw [expression];` (at `throw`): the operand is skipped (it is never evaluated
+    /// here), and the statement is a failed device assert naming the throw, so that a run
+    /// reaching it stops with that message and a constant evaluation reaching it is no
+    /// constant ([expr.const]/2).
+    ///
+    /// # Errors
+    /// A statement without its `;` (the operand's parentheses are followed to it).
+    fn throw_stmt(&mut self, span: Span) -> PResult<Stmt> {
+        self.bump();
+        let mut depth = 0usize;
+        loop {
+            match self.peek(0) {
+                Tok::Eof => return self.err("`;` after the throw-expression"),
+                Tok::Punct("(" | "[" | "{") => depth += 1,
+                Tok::Punct(")" | "]" | "}") if depth > 0 => depth -= 1,
+                Tok::Punct("}") => return self.err("`;` after the throw-expression"),
+                Tok::Punct(";") if depth == 0 => break,
+                _ => {}
+            }
+            self.bump();
+        }
+        self.expect_punct(";")?;
+        let zero = self.e_int(span, 0);
+        let s = self.syn_span(span);
+        let why = Expr::new(
+            ExprKind::Str(
+                "throw: device code has no exceptions (HIP Programming Guide, C++ support; \
+                 CUDA C++ Programming Guide, Exception Handling)"
+                    .to_string(),
+            ),
+            s,
+        );
+        let call = self.e_call(span, crate::builtins::ASSERT, vec![zero, why]);
+        Ok(Stmt {
+            kind: StmtKind::Expr(call),
+            span,
+            end: self.last_end(),
+        })
+    }
 }
 
 /// The literal `v` (an array's folded cell count) at `span`.
@@ -1053,4 +1100,20 @@ fn address_of(e: Expr, depth: u32) -> Expr {
         }
     }
     Expr::new(ExprKind::AddrOf(Box::new(e)), sp)
+}
+
+/// For each of `toks`, whether it is in a throw-expression (`throw` to its `;`).
+pub(super) fn thrown_operands(toks: &[crate::lexer::Token]) -> Vec<bool> {
+    let mut thrown = vec![false; toks.len()];
+    let mut k = 0;
+    while k < toks.len() {
+        if matches!(&toks[k].tok, Tok::Ident(w) if w == "throw") {
+            while k < toks.len() && !matches!(toks[k].tok, Tok::Punct(";")) {
+                thrown[k] = true;
+                k += 1;
+            }
+        }
+        k += 1;
+    }
+    thrown
 }

@@ -103,6 +103,20 @@ impl Parser<'_> {
         let entry_call = std::mem::replace(&mut self.entry_call, true);
         let r = self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 });
         self.entry_call = entry_call;
-        r
+        // Kernel templates of one name overloaded by their parameters (rocPRIM's tests'
+        // `warp_reduce_sum_kernel(in, out)` and `(in, out, valid)`): `--entry` gives no call
+        // arguments to choose by; a launch in host code does (its argument count).
+        r.map_err(|e| {
+            if e.message.contains("is ambiguous") && self.overloads.contains_key(&name) {
+                bad(format!(
+                    "`{name}` names several kernel templates that differ in their parameters, \
+                     which --entry cannot choose between ({}); launch the one wanted from host \
+                     code, whose arguments pick it",
+                    e.message
+                ))
+            } else {
+                e
+            }
+        })
     }
 }

@@ -917,7 +917,7 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// Too many instantiations; an error parsing the instance now.
-    fn register_instance(
+    pub(super) fn register_instance(
         &mut self,
         name: &str,
         params: &[TParam],

@@ -455,17 +455,15 @@ impl Parser<'_> {
             if let (Tok::Ident(ns), Tok::Punct("::"), Tok::Ident(class)) =
                 (self.peek(0), self.peek(1), self.peek(2))
             {
-                if ns == "rocprim" {
+                if ns == "rocprim" || ns == super::rocprim_lib::UNKNOWN_NS {
                     let at = self.span();
                     return Err(crate::KernelError::new(
                         at.line,
                         at.col,
                         format!(
                             "`rocprim::{class}` is a rocPRIM library class (`<rocprim/…>`, a \
-                             header not read here), which is not supported; hipCUB's \
-                             `hipcub::WarpReduce`, `hipcub::WarpScan`, `hipcub::BlockReduce` \
-                             and `hipcub::BlockScan` are (hipCUB on AMD is rocPRIM), or paste \
-                             the rocPRIM class's definition into the file"
+                             header not read here), which is not supported; {}",
+                            super::rocprim_lib::REFUSAL
                         ),
                     ));
                 }

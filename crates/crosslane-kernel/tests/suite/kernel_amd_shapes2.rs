@@ -306,16 +306,17 @@ fn vector_fills_of_hip_tests_are_read() {
     }
 }
 
-/// rocm-examples' rocPRIM `block_sum`: a rocPRIM class is refused at its line by name, with
-/// hipCUB's supported classes as what to write instead.
+/// rocm-examples' rocPRIM `block_sum`: a rocPRIM class not modelled (its `block_load`) is
+/// refused at its line by name, with the supported classes as what to write instead
+/// (`rocprim::block_reduce` itself now runs: `kernel_amd_shapes3`).
 const ROCPRIM_CLASS: &str = "\
 #include <hip/hip_runtime.h>
-#include <rocprim/block/block_reduce.hpp>
+#include <rocprim/block/block_load.hpp>
 template <unsigned int BlockSize>
 __global__ void sum(const int* in, int* out) {
-  using block_reduce = rocprim::block_reduce<int, BlockSize>;
-  int s;
-  block_reduce{}.reduce(in[threadIdx.x], s, rocprim::plus<int>());
+  using block_load = rocprim::block_load<int, BlockSize, 1>;
+  int s = in[threadIdx.x];
+  block_load{}.load(in, s);
   if (threadIdx.x == 0) out[blockIdx.x] = s;
 }";
 
@@ -328,10 +329,10 @@ fn rocprim_class_is_refused_by_name() {
     };
     let e = crate::support::refused(ROCPRIM_CLASS, config);
     assert!(
-        e.contains("`rocprim::block_reduce` is a rocPRIM library class"),
+        e.contains("`rocprim::block_load` is a rocPRIM library class"),
         "{e}"
     );
-    assert!(e.contains("hipcub::BlockReduce"), "{e}");
+    assert!(e.contains("hipcub::WarpReduce"), "{e}");
     assert!(e.contains("5:"), "at its line: {e}");
 }
 

@@ -9,6 +9,7 @@ mod common;
 mod kernel_aligned_storage;
 mod kernel_amd_shapes;
 mod kernel_amd_shapes2;
+mod kernel_amd_shapes3;
 mod kernel_amdgcn_dot;
 mod kernel_amdgcn_fp8;
 mod kernel_amdgcn_ids;
