@@ -272,8 +272,12 @@ pub fn parse_preprocessed(
         source
     };
     let mut pre = preprocess(&source, dialect, lanes, pp, limits)?;
-    // `rocprim::warp_reduce` and kin: declared before the source ([`rocprim_lib`]).
-    pre.tokens = rocprim_lib::rocprim_lib(std::mem::take(&mut pre.tokens));
+    // `rocprim::detail::warp_move_dpp` and `warp_swizzle` as the HIP builtins they call
+    // ([`rocprim_shuffle`]), then `rocprim::warp_reduce` and kin declared before the source
+    // ([`rocprim_lib`]).
+    pre.tokens = rocprim_lib::rocprim_lib(rocprim_shuffle::rocprim_shuffles(std::mem::take(
+        &mut pre.tokens,
+    )));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
@@ -319,7 +323,6 @@ pub fn parse_preprocessed(
     let tokens = file_shared::scope_file_shared(thrust_pair::thrust_pair(
         aligned_storage::aligned_storage(file_shared::hoist_shared(tokens)),
     ));
-    let tokens = rocprim_shuffle::rocprim_shuffles(tokens);
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));

@@ -3,9 +3,8 @@
 //! from `rocprim::detail::warp_move_dpp<T, 0xb1>(x)` and broadcasts with
 //! `rocprim::warp_shuffle(x, src, width)`.
 //!
-//! A token pass after preprocessing, where the source does not declare a `rocprim` namespace
-//! of its own (one that does keeps its definitions: `super::scopes` removes its qualifiers
-//! before this pass sees them):
+//! A token pass right after preprocessing, where the source does not declare a `rocprim`
+//! namespace of its own (one that does keeps its definitions):
 //!
 //! - `rocprim::detail::warp_move_dpp<T, CTRL[, ROW_MASK[, BANK_MASK[, BOUND_CTRL]]]>(x)` is
 //!   `__builtin_amdgcn_update_dpp((T)0, (T)(x), CTRL, ROW_MASK, BANK_MASK, BOUND_CTRL)`, the
@@ -15,10 +14,10 @@
 //!   gets the zero `old` operand in every word — the value whose words are all zero;
 //! - `rocprim::detail::warp_swizzle<T, PATTERN>(x)` is `__builtin_amdgcn_ds_swizzle(x,
 //!   PATTERN)` (rocPRIM applies it to each 32-bit word);
-//! - `rocprim::warp_shuffle(x, src[, width])`, `warp_shuffle_up`, `warp_shuffle_down` and
-//!   `warp_shuffle_xor` are HIP's `__shfl`, `__shfl_up`, `__shfl_down` and `__shfl_xor` with
-//!   the same operands (rocPRIM documents each as the shuffle "for any data type" within a
-//!   logical warp of `width` lanes, `width` the device's warp size when omitted).
+//!
+//! `rocprim::warp_shuffle*` and the rest of rocPRIM's warp API are declared by
+//! [`super::rocprim_lib`], which this pass runs before (so it sees `rocprim::detail::` names
+//! it does not declare already rewritten).
 //!
 //! Linear in the tokens; a call nested in another's operands is rewritten by a later round
 //! (at most [`MAX_ROUNDS`]), never by recursion.
@@ -28,14 +27,6 @@ use crate::lexer::{Tok, Token};
 
 /// Most rounds of the pass: each rewrites the calls not nested in another rewritten call.
 const MAX_ROUNDS: usize = 16;
-
-/// The shuffles of `rocprim::` and the HIP function each is.
-const SHUFFLES: &[(&str, &str)] = &[
-    ("warp_shuffle", "__shfl"),
-    ("warp_shuffle_up", "__shfl_up"),
-    ("warp_shuffle_down", "__shfl_down"),
-    ("warp_shuffle_xor", "__shfl_xor"),
-];
 
 /// A token like `at` spelled `tok`.
 fn tok(at: &Token, tok: Tok) -> Token {
@@ -160,21 +151,10 @@ fn rewrite_at(tokens: &[Token], k: usize) -> Option<(Vec<Token>, usize)> {
         out.push(tok(at, Tok::Punct(")")));
         return Some((out, call_close + 1));
     }
-    let name = word(tokens.get(k))?;
-    let hip = SHUFFLES.iter().find(|(r, _)| *r == name)?.1;
-    // `warp_shuffle<float>(x, src)`: the explicit argument names the operand's type.
-    let mut open = k + 1;
-    if punct(tokens.get(open), "<") {
-        open = close_of(tokens, open)? + 1;
-    }
-    if !punct(tokens.get(open), "(") {
-        return None;
-    }
-    out.push(tok(at, Tok::Ident(hip.into())));
-    Some((out, open))
+    None
 }
 
-/// One round: each `rocprim::` shuffle not nested in another rewritten here. Whether any was.
+/// One round: each `rocprim::detail::` shuffle not nested in another rewritten here. Whether any was.
 fn round(tokens: Vec<Token>) -> (Vec<Token>, bool) {
     let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
     let mut changed = false;
@@ -200,6 +180,12 @@ fn round(tokens: Vec<Token>) -> (Vec<Token>, bool) {
 
 /// `tokens` with rocPRIM's warp shuffles rewritten as the HIP builtins they are.
 pub(super) fn rocprim_shuffles(mut tokens: Vec<Token>) -> Vec<Token> {
+    let defines_own = tokens
+        .windows(2)
+        .any(|w| word(w.first()) == Some("namespace") && word(w.get(1)) == Some("rocprim"));
+    if defines_own {
+        return tokens;
+    }
     for _ in 0..MAX_ROUNDS {
         if !tokens
             .iter()
