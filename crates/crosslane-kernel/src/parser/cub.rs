@@ -646,10 +646,7 @@ impl Parser<'_> {
         if c.kind == Kind::BlockRadixSort {
             return self.cub_sort_call(&c, at);
         }
-        self.expect_punct("(")?;
-        let storage = self.assign_expr()?;
-        self.expect_punct(")")?;
-        self.expect_punct(".")?;
+        let storage = self.cub_storage_then_dot()?;
         let m_at = self.span();
         let method = self.ident()?;
         // `BlockReduce`'s items-per-thread overloads: [`Parser::cub_reduce_items`].

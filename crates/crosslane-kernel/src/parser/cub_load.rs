@@ -173,14 +173,23 @@ impl Parser<'_> {
         } else {
             ("BlockStore", "Store")
         };
-        self.expect_punct("(")?;
-        let storage = if self.is_punct(")") {
-            None
-        } else {
-            Some(self.assign_expr()?)
+        let storage = match self.cub_object_storage.take() {
+            Some(st) => {
+                self.expect_punct(".")?;
+                Some(st)
+            }
+            None => {
+                self.expect_punct("(")?;
+                let storage = if self.is_punct(")") {
+                    None
+                } else {
+                    Some(self.assign_expr()?)
+                };
+                self.expect_punct(")")?;
+                self.expect_punct(".")?;
+                storage
+            }
         };
-        self.expect_punct(")")?;
-        self.expect_punct(".")?;
         let m_at = self.span();
         let m = self.ident()?;
         if m != method {

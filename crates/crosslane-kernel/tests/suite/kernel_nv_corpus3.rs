@@ -258,3 +258,53 @@ int main() {
     let want: Vec<Option<i128>> = (0..32).map(|i| Some(2 * i + 1)).collect();
     assert_eq!(ints(&t, "out"), want);
 }
+
+#[test]
+fn a_named_collective_object_runs_its_methods_on_its_storage() {
+    // `WarpScan ws(temp); ws.InclusiveSum(x, out);` is `WarpScan(temp).InclusiveSum(x, out)`
+    // (CUB API: the constructor keeps the TempStorage reference each method uses); likewise
+    // `WarpReduce wr{temp2}; wr.Sum(x)` and `BlockReduce br(temp3); br.Sum(x)`. x = thread
+    // index, one warp and a block of 64. Python:
+    //   list(itertools.accumulate(range(32))), sum(range(32)) == 496, sum(range(64)) == 2016
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int *scan, int *wsum, int *bsum) {
+  typedef cub::WarpScan<int> WarpScan;
+  typedef cub::WarpReduce<int> WarpReduce;
+  typedef cub::BlockReduce<int, 64> BlockReduce;
+  __shared__ typename WarpScan::TempStorage temp[2];
+  __shared__ typename WarpReduce::TempStorage temp2[2];
+  __shared__ typename BlockReduce::TempStorage temp3;
+  int w = threadIdx.x / 32;
+  WarpScan ws(temp[w]);
+  WarpReduce wr{temp2[w]};
+  BlockReduce br(temp3);
+  int x = threadIdx.x % 32;
+  int out;
+  ws.InclusiveSum(x, out);
+  scan[threadIdx.x] = out;
+  int s = wr.Sum(x);
+  if (threadIdx.x % 32 == 0) wsum[w] = s;
+  int b = br.Sum((int)threadIdx.x);
+  if (threadIdx.x == 0) bsum[0] = b;
+}
+int main() {
+  int *scan, *wsum, *bsum;
+  cudaMalloc(&scan, 64 * sizeof(int));
+  cudaMalloc(&wsum, 2 * sizeof(int));
+  cudaMalloc(&bsum, sizeof(int));
+  k<<<1, 64>>>(scan, wsum, bsum);
+  return 0;
+}
+";
+    let t = run(src);
+    let prefix: Vec<Option<i128>> = (0..64)
+        .map(|i| {
+            let l = i % 32;
+            Some(l * (l + 1) / 2)
+        })
+        .collect();
+    assert_eq!(ints(&t, "scan"), prefix);
+    assert_eq!(ints(&t, "wsum"), vec![Some(496); 2]);
+    assert_eq!(ints(&t, "bsum"), vec![Some(2016)]);
+}
