@@ -170,7 +170,7 @@ impl Parser<'_> {
         // A class of the source's own with one of these names is the source's; so is, when
         // the name is not written `cub::`, a function template of its own (PyTorch's
         // `BlockReduce<T, Op>(val, op, …)` in block_reduce.cuh).
-        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "BlockRadixSort") && !self.is_struct_name(w) && (k > 0 || !self.own_function_template(w)))
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "WarpLoad" | "WarpStore" | "BlockRadixSort") && !self.is_struct_name(w) && (k > 0 || !self.own_function_template(w)))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
@@ -223,6 +223,9 @@ impl Parser<'_> {
         let record = self.struct_type()?;
         if matches!(name, "BlockLoad" | "BlockStore") {
             return self.cub_load_args(name, record.is_some(), at);
+        }
+        if matches!(name, "WarpLoad" | "WarpStore") {
+            return self.cub_warp_load_args(name, record.is_some(), at);
         }
         if name == "BlockRadixSort" {
             return self.cub_sort_args(record.is_some(), at);

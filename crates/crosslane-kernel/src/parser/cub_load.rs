@@ -168,10 +168,12 @@ impl Parser<'_> {
     /// The other class's method, `items` that is no `T items[N]` array, a misplaced argument.
     pub(super) fn cub_load_call(&mut self, c: &CubClass, at: Span) -> PResult<Expr> {
         let load = c.kind == Kind::BlockLoad;
-        let (class, method) = if load {
-            ("BlockLoad", "Load")
-        } else {
-            ("BlockStore", "Store")
+        let warp = c.alg.starts_with("WARP_");
+        let (class, method) = match (load, warp) {
+            (true, false) => ("BlockLoad", "Load"),
+            (false, false) => ("BlockStore", "Store"),
+            (true, true) => ("WarpLoad", "Load"),
+            (false, true) => ("WarpStore", "Store"),
         };
         let storage = match self.cub_object_storage.take() {
             Some(st) => {
@@ -241,6 +243,9 @@ impl Parser<'_> {
             if let Some(st) = &storage {
                 self.cub_storage_use(st, at);
             }
+        }
+        if c.alg.starts_with("WARP_") {
+            return self.cub_warp_load_fn_call(c, (ptr, items, rest), at);
         }
         let f = self.cub_load_fn(c, rest.len(), false, at);
         let mut args = vec![ptr, items];

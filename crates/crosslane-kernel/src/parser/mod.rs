@@ -84,6 +84,7 @@ mod cub_scan_items;
 mod cub_segmented;
 mod cub_sort;
 mod cub_union;
+mod cub_warp_load;
 mod cuda_std;
 mod discard;
 mod entry_list;

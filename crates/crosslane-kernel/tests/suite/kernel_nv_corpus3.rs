@@ -308,3 +308,63 @@ int main() {
     assert_eq!(ints(&t, "wsum"), vec![Some(496); 2]);
     assert_eq!(ints(&t, "bsum"), vec![Some(2016)]);
 }
+
+#[test]
+fn warp_load_and_warp_store_move_a_logical_warps_tile() {
+    // CUB API, cub::WarpLoad / cub::WarpStore over logical warps of 8 lanes, 2 items each:
+    // WARP_LOAD_TRANSPOSE leaves a blocked arrangement (lane l holds tile items 2l, 2l + 1),
+    // WARP_LOAD_STRIPED a striped one (lane l holds items l, l + 8); WARP_STORE_STRIPED
+    // writes item i of lane l to tile cell l + 8i. Tile w starts at in + 16w; in[j] = 100 + j.
+    // Python:
+    //   blk = [100 + 16 * (t // 8) + 2 * (t % 8) + i for t in range(16) for i in range(2)]
+    //   stp = [100 + 16 * (t // 8) + (t % 8) + 8 * i for t in range(16) for i in range(2)]
+    //   out[16w + l + 8i] = blk item i of lane l  ->  stored
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(const int *in, int *blk, int *stp, int *out) {
+  using LoadT = cub::WarpLoad<int, 2, cub::WARP_LOAD_TRANSPOSE, 8>;
+  using LoadS = cub::WarpLoad<int, 2, cub::WARP_LOAD_STRIPED, 8>;
+  using StoreS = cub::WarpStore<int, 2, cub::WARP_STORE_STRIPED, 8>;
+  __shared__ typename LoadT::TempStorage t1[2];
+  __shared__ typename LoadS::TempStorage t2[2];
+  __shared__ typename StoreS::TempStorage t3[2];
+  int w = threadIdx.x / 8;
+  int a[2], b[2];
+  LoadT(t1[w]).Load(in + 16 * w, a);
+  LoadS(t2[w]).Load(in + 16 * w, b);
+  for (int i = 0; i < 2; i++) {
+    blk[threadIdx.x * 2 + i] = a[i];
+    stp[threadIdx.x * 2 + i] = b[i];
+  }
+  StoreS(t3[w]).Store(out + 16 * w, a);
+}
+int main() {
+  int h[32];
+  for (int i = 0; i < 32; i++) h[i] = 100 + i;
+  int *in, *blk, *stp, *out;
+  cudaMalloc(&in, sizeof(h));
+  cudaMalloc(&blk, sizeof(h));
+  cudaMalloc(&stp, sizeof(h));
+  cudaMalloc(&out, sizeof(h));
+  cudaMemcpy(in, h, sizeof(h), cudaMemcpyHostToDevice);
+  k<<<1, 16>>>(in, blk, stp, out);
+  return 0;
+}
+";
+    let t = run(src);
+    let blk: Vec<i128> = (0..16)
+        .flat_map(|t| (0..2).map(move |i| 100 + 16 * (t / 8) + 2 * (t % 8) + i))
+        .collect();
+    let stp: Vec<Option<i128>> = (0..16)
+        .flat_map(|t| (0..2).map(move |i| Some(100 + 16 * (t / 8) + (t % 8) + 8 * i)))
+        .collect();
+    let mut out = vec![None; 32];
+    for t in 0..16 {
+        for i in 0..2 {
+            out[(16 * (t / 8) + (t % 8) + 8 * i) as usize] = Some(blk[(2 * t + i) as usize]);
+        }
+    }
+    assert_eq!(ints(&t, "blk"), blk.iter().map(|&v| Some(v)).collect::<Vec<_>>());
+    assert_eq!(ints(&t, "stp"), stp);
+    assert_eq!(ints(&t, "out"), out);
+}
