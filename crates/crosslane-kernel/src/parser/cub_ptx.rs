@@ -216,7 +216,12 @@ impl Parser<'_> {
     /// `STORE_CG`, …): the cache operator changes where the line is cached, not the value a
     /// thread reads or writes, so each is the plain `*ptr` / `*ptr = value` here (PTX ISA,
     /// "Cache Operators": the operators are performance hints). The position is at `cub`.
-    fn cub_thread_load_store(&mut self, name: &str, lib: &str, at: crate::ast::Span) -> PResult<Expr> {
+    fn cub_thread_load_store(
+        &mut self,
+        name: &str,
+        lib: &str,
+        at: crate::ast::Span,
+    ) -> PResult<Expr> {
         for _ in 0..3 {
             self.bump();
         }

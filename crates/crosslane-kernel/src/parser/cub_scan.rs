@@ -798,7 +798,10 @@ impl Parser<'_> {
             let first = self.e_bin(at, BinOp::And, lane, keep);
             let ones = self.e_int(at, (1i64 << l) - 1);
             let ones = self.node(
-                ExprKind::Cast(Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::U32)), Box::new(ones)),
+                ExprKind::Cast(
+                    Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::U32)),
+                    Box::new(ones),
+                ),
                 at,
             )?;
             self.e_bin(at, BinOp::Shl, ones, first)

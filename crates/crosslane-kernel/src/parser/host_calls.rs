@@ -680,7 +680,10 @@ impl Parser<'_> {
                 // Managed memory is host memory too (CUDA C++ Programming Guide, "Unified
                 // Memory": host code writes it in place): `init_data(m, n)` filling it
                 // through its parameter fills `m`, as a loop in the caller would.
-                let managed = arg.malloc.as_ref().is_some_and(|m| m.1.ends_with("Managed"));
+                let managed = arg
+                    .malloc
+                    .as_ref()
+                    .is_some_and(|m| m.1.ends_with("Managed"));
                 if arg.name.is_empty() || (arg.malloc.is_some() && !managed) {
                     continue;
                 }

@@ -364,7 +364,37 @@ int main() {
             out[(16 * (t / 8) + (t % 8) + 8 * i) as usize] = Some(blk[(2 * t + i) as usize]);
         }
     }
-    assert_eq!(ints(&t, "blk"), blk.iter().map(|&v| Some(v)).collect::<Vec<_>>());
+    assert_eq!(
+        ints(&t, "blk"),
+        blk.iter().map(|&v| Some(v)).collect::<Vec<_>>()
+    );
     assert_eq!(ints(&t, "stp"), stp);
     assert_eq!(ints(&t, "out"), out);
+}
+
+#[test]
+fn a_cub_class_that_is_not_modelled_is_refused_by_name() {
+    // cub::BlockExchange is a CUB collective crosslane does not run: the refusal names it and
+    // the classes it runs, not an unknown type's generic advice.
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int *d) {
+  typedef cub::BlockExchange<int, 128, 4> BlockExchange;
+  __shared__ typename BlockExchange::TempStorage temp_storage;
+  int items[4];
+  cub::LoadDirectBlocked(threadIdx.x, d, items);
+  BlockExchange(temp_storage).BlockedToStriped(items, items);
+  cub::StoreDirectBlocked(threadIdx.x, d, items);
+}
+";
+    let e = run_kernel(src, LaunchConfig::default())
+        .err()
+        .expect("refused before the run");
+    assert!(
+        e.message
+            .contains("`cub::BlockExchange` is not modelled here")
+            && e.message.contains("BlockRadixSort"),
+        "{}",
+        e.message
+    );
 }
