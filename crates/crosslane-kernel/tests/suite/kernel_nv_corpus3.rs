@@ -387,9 +387,7 @@ __global__ void k(int *d) {
   cub::StoreDirectBlocked(threadIdx.x, d, items);
 }
 ";
-    let e = run_kernel(src, LaunchConfig::default())
-        .err()
-        .expect("refused before the run");
+    let e = run_kernel(src, LaunchConfig::default()).expect_err("refused before the run");
     assert!(
         e.message
             .contains("`cub::BlockExchange` is not modelled here")
