@@ -72,6 +72,7 @@ mod constexpr_fn;
 mod cub;
 mod cub_alg_param;
 mod cub_direct;
+mod cub_exchange;
 mod cub_kv;
 mod cub_load;
 mod cub_object;

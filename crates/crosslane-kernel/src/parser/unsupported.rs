@@ -120,9 +120,7 @@ fn cub_unmodelled(q: &str) -> bool {
     matches!(ns, "cub" | "hipcub")
         && matches!(
             class,
-            "WarpExchange"
-                | "WarpMergeSort"
-                | "BlockExchange"
+            "WarpMergeSort"
                 | "BlockHistogram"
                 | "BlockDiscontinuity"
                 | "BlockAdjacentDifference"
@@ -156,8 +154,8 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
             let q = qualified_type(&e, toks).unwrap_or_default();
             format!(
                 "`{q}` is not modelled here: of CUB's collective classes crosslane runs \
-                 WarpReduce, WarpScan, WarpLoad, WarpStore, BlockReduce, BlockScan, BlockLoad, \
-                 BlockStore and BlockRadixSort (headers are not read); write out what it computes \
+                 WarpReduce, WarpScan, WarpLoad, WarpStore, WarpExchange, BlockReduce, BlockScan, \
+                 BlockLoad, BlockStore, BlockExchange and BlockRadixSort (headers are not read); write out what it computes \
                  (an exchange: stores to `__shared__` memory, a barrier, loads)"
             )
         }

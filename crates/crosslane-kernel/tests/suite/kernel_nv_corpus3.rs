@@ -374,25 +374,93 @@ int main() {
 
 #[test]
 fn a_cub_class_that_is_not_modelled_is_refused_by_name() {
-    // cub::BlockExchange is a CUB collective crosslane does not run: the refusal names it and
+    // cub::BlockHistogram is a CUB collective crosslane does not run: the refusal names it and
     // the classes it runs, not an unknown type's generic advice.
     let src = "\
 #include <cub/cub.cuh>
-__global__ void k(int *d) {
-  typedef cub::BlockExchange<int, 128, 4> BlockExchange;
-  __shared__ typename BlockExchange::TempStorage temp_storage;
-  int items[4];
+__global__ void k(unsigned char *d, unsigned int *bins) {
+  typedef cub::BlockHistogram<unsigned char, 128, 4, 256> BlockHistogram;
+  __shared__ typename BlockHistogram::TempStorage temp_storage;
+  __shared__ unsigned int smem_histogram[256];
+  unsigned char items[4];
   cub::LoadDirectBlocked(threadIdx.x, d, items);
-  BlockExchange(temp_storage).BlockedToStriped(items, items);
-  cub::StoreDirectBlocked(threadIdx.x, d, items);
+  BlockHistogram(temp_storage).Histogram(items, smem_histogram);
 }
 ";
     let e = run_kernel(src, LaunchConfig::default()).expect_err("refused before the run");
     assert!(
         e.message
-            .contains("`cub::BlockExchange` is not modelled here")
-            && e.message.contains("BlockRadixSort"),
+            .contains("`cub::BlockHistogram` is not modelled here")
+            && e.message.contains("BlockExchange"),
         "{}",
         e.message
     );
+}
+
+#[test]
+fn block_and_warp_exchanges_rearrange_the_items_through_the_storage() {
+    // CUB API, cub::BlockExchange<int, 64, 2> and cub::WarpExchange<int, 2, 8>. Thread t holds
+    // x = {100 t, 100 t + 1} (a blocked tile of value 100 t + i at position 2t + i).
+    // BlockedToStriped: thread t gets the items at positions t and t + 64; BlockedToWarpStriped:
+    // at (t / 32) * 64 + t % 32 + 32 i; the warp exchange over logical warps of 8 lanes,
+    // StripedToBlocked of the same x (read as striped: item i of lane l at position l + 8 i of
+    // the logical warp's tile), gives lane l the items at positions 2l, 2l + 1. Python:
+    //   val = lambda p: 100 * (p // 2) + p % 2            # blocked source
+    //   st = [val(t + 64 * i) for t in range(64) for i in range(2)]
+    //   ws = [val((t // 32) * 64 + t % 32 + 32 * i) for t in range(64) for i in range(2)]
+    //   def wx(t):
+    //       base, l = 8 * (t // 8), t % 8                 # logical warp's first thread, lane
+    //       src = lambda p: (base + p % 8, p // 8)        # striped: position -> (thread, item)
+    //       return [100 * src(2 * l + i)[0] + src(2 * l + i)[1] for i in range(2)]
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int *st, int *ws, int *wx) {
+  typedef cub::BlockExchange<int, 64, 2> BlockExchange;
+  typedef cub::WarpExchange<int, 2, 8> WarpExchange;
+  __shared__ typename BlockExchange::TempStorage temp;
+  __shared__ typename WarpExchange::TempStorage wtemp[8];
+  int t = threadIdx.x;
+  int a[2] = {100 * t, 100 * t + 1};
+  int b[2] = {100 * t, 100 * t + 1};
+  int c[2] = {100 * t, 100 * t + 1};
+  BlockExchange(temp).BlockedToStriped(a, a);
+  __syncthreads();
+  BlockExchange be(temp);
+  be.BlockedToWarpStriped(b);
+  WarpExchange(wtemp[t / 8]).StripedToBlocked(c, c);
+  for (int i = 0; i < 2; i++) {
+    st[2 * t + i] = a[i];
+    ws[2 * t + i] = b[i];
+    wx[2 * t + i] = c[i];
+  }
+}
+int main() {
+  int *st, *ws, *wx;
+  cudaMalloc(&st, 128 * sizeof(int));
+  cudaMalloc(&ws, 128 * sizeof(int));
+  cudaMalloc(&wx, 128 * sizeof(int));
+  k<<<1, 64>>>(st, ws, wx);
+  return 0;
+}
+";
+    let t = run(src);
+    let val = |p: i128| 100 * (p / 2) + p % 2;
+    let st: Vec<Option<i128>> = (0..64)
+        .flat_map(|t| (0..2).map(move |i| Some(val(t + 64 * i))))
+        .collect();
+    let ws: Vec<Option<i128>> = (0..64)
+        .flat_map(|t| (0..2).map(move |i| Some(val((t / 32) * 64 + t % 32 + 32 * i))))
+        .collect();
+    let wx: Vec<Option<i128>> = (0..64)
+        .flat_map(|t| {
+            let (base, l) = (8 * (t / 8), t % 8);
+            (0..2).map(move |i| {
+                let p = 2 * l + i;
+                Some(100 * (base + p % 8) + p / 8)
+            })
+        })
+        .collect();
+    assert_eq!(ints(&t, "st"), st);
+    assert_eq!(ints(&t, "ws"), ws);
+    assert_eq!(ints(&t, "wx"), wx);
 }
