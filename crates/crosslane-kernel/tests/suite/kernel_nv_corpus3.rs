@@ -464,3 +464,36 @@ int main() {
     assert_eq!(ints(&t, "ws"), ws);
     assert_eq!(ints(&t, "wx"), wx);
 }
+
+#[test]
+fn a_fill_loop_writing_cells_at_an_index_it_computes_fills_them() {
+    // A host loop that updates scalars and writes d[4 * i + k] (CUB tests' expected-layout
+    // fills): each iteration's cells at the index the statement computes. 2 warps x 4 lanes of
+    // a warp-striped tile: d[4i + k] = (i / 4) * 16 + i % 4 + 4k. The kernel adds 1. Python:
+    //   [(i // 4) * 16 + i % 4 + 4 * k + 1 for i in range(8) for k in range(4)]
+    let src = "\
+__global__ void inc(int *d) { d[threadIdx.x] += 1; }
+int main() {
+  int *d;
+  cudaMallocManaged(&d, 32 * sizeof(int));
+  size_t warp_id = 0, lane_id = 0, offset = 0;
+  for (int i = 0; i < 8; i++) {
+    warp_id = i / 4;
+    lane_id = i % 4;
+    offset = warp_id * 4 * 4;
+    d[4 * i + 0] = offset + lane_id + 0 * 4;
+    d[4 * i + 1] = offset + lane_id + 1 * 4;
+    d[4 * i + 2] = offset + lane_id + 2 * 4;
+    d[4 * i + 3] = offset + lane_id + 3 * 4;
+  }
+  inc<<<1, 32>>>(d);
+  cudaDeviceSynchronize();
+  return 0;
+}
+";
+    let t = run(src);
+    let want: Vec<Option<i128>> = (0..8)
+        .flat_map(|i| (0..4).map(move |k| Some((i / 4) * 16 + i % 4 + 4 * k + 1)))
+        .collect();
+    assert_eq!(ints(&t, "d"), want);
+}
