@@ -113,6 +113,20 @@ impl Parser<'_> {
         self.cg_node(at, ExprKind::Ident(name.to_string()))
     }
 
+    /// The built-in `name` (`threadIdx`, `blockIdx`, `blockDim`, `gridDim`) as one value:
+    /// `make_uint3(name.x, name.y, name.z)` (CUDA C++ Programming Guide, "Built-in Variables":
+    /// each is a `uint3` / `dim3` of three components).
+    pub(super) fn e_geometry(&mut self, at: Span, name: &str) -> Expr {
+        let parts = ["x", "y", "z"]
+            .iter()
+            .map(|c| {
+                let b = self.e_ident(at, name);
+                self.e_member(at, b, c)
+            })
+            .collect();
+        self.e_call(at, "make_uint3", parts)
+    }
+
     /// `base.field`.
     pub(super) fn e_member(&mut self, at: Span, base: Expr, field: &str) -> Expr {
         self.cg_node(at, ExprKind::Member(Box::new(base), field.to_string()))
@@ -297,9 +311,11 @@ impl Parser<'_> {
             // `group_index()` is the block's 3-D index in the grid (`blockIdx`),
             // `thread_index()` the thread's 3-D index in the block (`threadIdx`),
             // `dim_threads()` (and the older `group_dim()`) the block's dimensions (`blockDim`).
-            (Group::Block, "group_index") => Ok(self.e_ident(at, "blockIdx")),
-            (Group::Block, "thread_index") => Ok(self.e_ident(at, "threadIdx")),
-            (Group::Block, "dim_threads" | "group_dim") => Ok(self.e_ident(at, "blockDim")),
+            // Each a `dim3` value of the built-in's three components, as `uint3 t = threadIdx;`
+            // reads (a bare built-in is no value of its own here).
+            (Group::Block, "group_index") => Ok(self.e_geometry(at, "blockIdx")),
+            (Group::Block, "thread_index") => Ok(self.e_geometry(at, "threadIdx")),
+            (Group::Block, "dim_threads" | "group_dim") => Ok(self.e_geometry(at, "blockDim")),
             (Group::Block, "sync") => {
                 self.cub_pending.clear();
                 Ok(self.e_call(at, "__syncthreads", Vec::new()))

@@ -63,6 +63,9 @@ pub(super) enum Kind {
     BlockStore,
     /// `BlockRadixSort<KeyT, X, ITEMS_PER_THREAD, ValueT, …>` (`cub_sort`).
     BlockRadixSort,
+    /// `BlockExchange<T, X, ITEMS_PER_THREAD, …>` / `WarpExchange<T, ITEMS_PER_THREAD, N>`
+    /// (`cub_exchange`).
+    Exchange,
 }
 
 /// A specialized collective: its kind, element type and shape.
@@ -135,7 +138,7 @@ fn storage_cells(c: &CubClass, warp: u32) -> u32 {
         // The exchanges are modelled by their result (`cub_load`): no cell is read.
         Kind::BlockLoad | Kind::BlockStore => 1,
         // The block's keys (a second array holds the values: `cub_sort`).
-        Kind::BlockRadixSort => c.threads.saturating_mul(c.items).max(1),
+        Kind::BlockRadixSort | Kind::Exchange => c.threads.saturating_mul(c.items).max(1),
     }
 }
 
@@ -170,7 +173,7 @@ impl Parser<'_> {
         // A class of the source's own with one of these names is the source's; so is, when
         // the name is not written `cub::`, a function template of its own (PyTorch's
         // `BlockReduce<T, Op>(val, op, …)` in block_reduce.cuh).
-        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "BlockRadixSort") && !self.is_struct_name(w) && (k > 0 || !self.own_function_template(w)))
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "WarpLoad" | "WarpStore" | "BlockExchange" | "WarpExchange" | "BlockRadixSort") && !self.is_struct_name(w) && (k > 0 || !self.own_function_template(w)))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
@@ -223,6 +226,12 @@ impl Parser<'_> {
         let record = self.struct_type()?;
         if matches!(name, "BlockLoad" | "BlockStore") {
             return self.cub_load_args(name, record.is_some(), at);
+        }
+        if matches!(name, "WarpLoad" | "WarpStore") {
+            return self.cub_warp_load_args(name, record.is_some(), at);
+        }
+        if matches!(name, "BlockExchange" | "WarpExchange") {
+            return self.cub_exchange_args(name, record.is_some(), at);
         }
         if name == "BlockRadixSort" {
             return self.cub_sort_args(record.is_some(), at);
@@ -646,10 +655,10 @@ impl Parser<'_> {
         if c.kind == Kind::BlockRadixSort {
             return self.cub_sort_call(&c, at);
         }
-        self.expect_punct("(")?;
-        let storage = self.assign_expr()?;
-        self.expect_punct(")")?;
-        self.expect_punct(".")?;
+        if c.kind == Kind::Exchange {
+            return self.cub_exchange_call(&c, at);
+        }
+        let storage = self.cub_storage_then_dot()?;
         let m_at = self.span();
         let method = self.ident()?;
         // `BlockReduce`'s items-per-thread overloads: [`Parser::cub_reduce_items`].
@@ -698,6 +707,7 @@ impl Parser<'_> {
                             Kind::BlockLoad => "BlockLoad",
                             Kind::BlockStore => "BlockStore",
                             Kind::BlockRadixSort => "BlockRadixSort",
+                            Kind::Exchange => "BlockExchange",
                         }
                     ),
                 ))
@@ -1107,7 +1117,8 @@ impl Parser<'_> {
             | Kind::BlockScan
             | Kind::BlockLoad
             | Kind::BlockStore
-            | Kind::BlockRadixSort => "scan",
+            | Kind::BlockRadixSort
+            | Kind::Exchange => "scan",
         };
         let lib = if self.hip { "hipcub" } else { "cub" };
         let fname = format!(
@@ -1128,7 +1139,8 @@ impl Parser<'_> {
             | Kind::BlockScan
             | Kind::BlockLoad
             | Kind::BlockStore
-            | Kind::BlockRadixSort => b.warp_reduce(self, op, valid),
+            | Kind::BlockRadixSort
+            | Kind::Exchange => b.warp_reduce(self, op, valid),
             Kind::BlockReduce => match raking {
                 Some(commutative) => b.block_reduce_raking(self, op, valid, commutative),
                 None => b.block_reduce(self, op, valid),

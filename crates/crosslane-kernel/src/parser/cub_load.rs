@@ -168,19 +168,30 @@ impl Parser<'_> {
     /// The other class's method, `items` that is no `T items[N]` array, a misplaced argument.
     pub(super) fn cub_load_call(&mut self, c: &CubClass, at: Span) -> PResult<Expr> {
         let load = c.kind == Kind::BlockLoad;
-        let (class, method) = if load {
-            ("BlockLoad", "Load")
-        } else {
-            ("BlockStore", "Store")
+        let warp = c.alg.starts_with("WARP_");
+        let (class, method) = match (load, warp) {
+            (true, false) => ("BlockLoad", "Load"),
+            (false, false) => ("BlockStore", "Store"),
+            (true, true) => ("WarpLoad", "Load"),
+            (false, true) => ("WarpStore", "Store"),
         };
-        self.expect_punct("(")?;
-        let storage = if self.is_punct(")") {
-            None
-        } else {
-            Some(self.assign_expr()?)
+        let storage = match self.cub_object_storage.take() {
+            Some(st) => {
+                self.expect_punct(".")?;
+                Some(st)
+            }
+            None => {
+                self.expect_punct("(")?;
+                let storage = if self.is_punct(")") {
+                    None
+                } else {
+                    Some(self.assign_expr()?)
+                };
+                self.expect_punct(")")?;
+                self.expect_punct(".")?;
+                storage
+            }
         };
-        self.expect_punct(")")?;
-        self.expect_punct(".")?;
         let m_at = self.span();
         let m = self.ident()?;
         if m != method {
@@ -232,6 +243,9 @@ impl Parser<'_> {
             if let Some(st) = &storage {
                 self.cub_storage_use(st, at);
             }
+        }
+        if c.alg.starts_with("WARP_") {
+            return self.cub_warp_load_fn_call(c, (ptr, items, rest), at);
         }
         let f = self.cub_load_fn(c, rest.len(), false, at);
         let mut args = vec![ptr, items];

@@ -79,6 +79,11 @@ impl Parser<'_> {
                  linear thread index over 32) for the warp's index",
             ));
         }
+        if matches!(name.as_str(), "ThreadLoad" | "ThreadStore")
+            && matches!(self.peek(3), Tok::Punct("<"))
+        {
+            return self.cub_thread_load_store(&name, lib, at).map(Some);
+        }
         let Some(&(fname, names)) = FUNCTIONS.iter().find(|(n, _)| *n == name) else {
             return Ok(None);
         };
@@ -202,5 +207,63 @@ impl Parser<'_> {
             }
         };
         Ok(Some(call))
+    }
+}
+
+impl Parser<'_> {
+    /// `cub::ThreadLoad<MODIFIER>(ptr)` and `cub::ThreadStore<MODIFIER>(ptr, value)` (CUB API,
+    /// "Thread-level I/O": a load or store through `ptr` with a PTX cache operator, `LOAD_CA`,
+    /// `STORE_CG`, …): the cache operator changes where the line is cached, not the value a
+    /// thread reads or writes, so each is the plain `*ptr` / `*ptr = value` here (PTX ISA,
+    /// "Cache Operators": the operators are performance hints). The position is at `cub`.
+    fn cub_thread_load_store(
+        &mut self,
+        name: &str,
+        lib: &str,
+        at: crate::ast::Span,
+    ) -> PResult<Expr> {
+        for _ in 0..3 {
+            self.bump();
+        }
+        // The modifier `<cub::LOAD_CA>` (and any further template arguments): skipped, each
+        // `<` matched by its `>` within the statement.
+        let mut depth = 0usize;
+        let mut budget = 64usize;
+        loop {
+            budget = budget.saturating_sub(1);
+            match self.peek(0) {
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") => depth = depth.saturating_sub(1),
+                Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                Tok::Punct(";" | "{" | "}") | Tok::Eof => return self.err("`>`"),
+                _ => {}
+            }
+            self.bump();
+            if depth == 0 {
+                break;
+            }
+            if budget == 0 {
+                return self.err("`>`");
+            }
+        }
+        self.expect_punct("(")?;
+        let mut args = self.args_closed_by(")")?.into_iter();
+        let store = name == "ThreadStore";
+        match (args.next(), args.next(), args.next()) {
+            (Some(p), None, None) if !store => self.node(ExprKind::Deref(Box::new(p)), at),
+            (Some(p), Some(v), None) if store => {
+                let place = self.node(ExprKind::Deref(Box::new(p)), at)?;
+                self.node(ExprKind::Assign(None, Box::new(place), Box::new(v)), at)
+            }
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                if store {
+                    format!("{lib}::ThreadStore<MODIFIER> takes (ptr, value)")
+                } else {
+                    format!("{lib}::ThreadLoad<MODIFIER> takes (ptr)")
+                },
+            )),
+        }
     }
 }

@@ -60,6 +60,9 @@ impl Parser<'_> {
         } else {
             "WarpScan"
         };
+        if method == "Broadcast" && c.kind == Kind::WarpScan {
+            return self.cub_warp_broadcast(c, at);
+        }
         self.expect_punct("(")?;
         let x = self.assign_expr()?;
         self.expect_punct(",")?;
@@ -764,5 +767,45 @@ impl Parser<'_> {
                 Ok((seeded, op))
             }
         }
+    }
+}
+
+impl Parser<'_> {
+    /// `WarpScan(temp).Broadcast(input, src_lane)` (the position is after the method's name):
+    /// every lane of the logical warp gets `input` of its lane `src_lane` (CUB API,
+    /// `cub::WarpScan::Broadcast`: "Broadcast the value input from logical warp-lane
+    /// src_lane to all lanes in the logical warp"; CUB's `WarpScanShfl::Broadcast` is
+    /// `ShuffleIndex<LOGICAL_WARP_THREADS>(input, src_lane, member_mask)` over the logical
+    /// warp's lanes, hipCUB's `warp_shuffle(input, src_lane, width)`). A `src_lane` outside the
+    /// logical warp wraps as `__shfl_sync`'s does at that width.
+    fn cub_warp_broadcast(&mut self, c: &CubClass, at: Span) -> PResult<Expr> {
+        self.expect_punct("(")?;
+        let x = self.assign_expr()?;
+        self.expect_punct(",")?;
+        let src = self.assign_expr()?;
+        self.expect_punct(")")?;
+        let l = i64::from(c.threads.max(1));
+        let width = self.e_int(at, l);
+        if self.hip {
+            return Ok(self.e_call(at, "__shfl", vec![x, src, width]));
+        }
+        // The logical warp's member mask: its L lanes, from `lane & ~(L - 1)` on.
+        let mask = if l >= 32 {
+            self.e_int(at, 0xffff_ffff)
+        } else {
+            let lane = self.e_lane(at);
+            let keep = self.e_int(at, !(l - 1));
+            let first = self.e_bin(at, BinOp::And, lane, keep);
+            let ones = self.e_int(at, (1i64 << l) - 1);
+            let ones = self.node(
+                ExprKind::Cast(
+                    Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::U32)),
+                    Box::new(ones),
+                ),
+                at,
+            )?;
+            self.e_bin(at, BinOp::Shl, ones, first)
+        };
+        Ok(self.e_call(at, "__shfl_sync", vec![mask, x, src, width]))
     }
 }

@@ -141,10 +141,16 @@ impl Parser<'_> {
     /// Another method, arrays that are not the thread's `KeyT keys[N]` (`ValueT values[N]`),
     /// `begin_bit` / `end_bit`, a storage that is not a `__shared__ TempStorage` variable.
     pub(super) fn cub_sort_call(&mut self, c: &CubClass, at: Span) -> PResult<Expr> {
-        self.expect_punct("(")?;
         let st_at = self.span();
-        let storage = self.assign_expr()?;
-        self.expect_punct(")")?;
+        let storage = match self.cub_object_storage.take() {
+            Some(st) => st,
+            None => {
+                self.expect_punct("(")?;
+                let storage = self.assign_expr()?;
+                self.expect_punct(")")?;
+                storage
+            }
+        };
         // A `__shared__` TempStorage, or a member of a union of them (`cub_union`).
         let st = match &storage.kind {
             ExprKind::Ident(n) => Some(n.clone()),

@@ -938,6 +938,14 @@ impl Parser<'_> {
                 let b = self.e_ident(span, base);
                 return Ok(self.e_member(span, b, "x"));
             }
+            Tok::Ident(w)
+                if self.cub_objects.contains_key(&w)
+                    && self.is_punct(".")
+                    && self.var_type(&w).is_none() =>
+            {
+                // `ws.InclusiveSum(x, out)` of a named object ([`super::cub_object`]).
+                return self.cub_object_call(&w, span);
+            }
             Tok::Ident(w) if self.is_cub_name(&w) && self.is_punct("(") => {
                 // `BlockReduce(temp).Sum(x)`: CUB / hipCUB (`cub`).
                 return self.cub_call(Some(&w), span);

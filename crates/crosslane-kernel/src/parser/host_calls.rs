@@ -707,7 +707,10 @@ impl Parser<'_> {
             // The caller's host array's element type under the parameter's name while the
             // body is read (`init(a, n)` with `void init(int* in, int n)`: `in[i] = …` stores
             // into `a`'s cells, of `a`'s type).
-            if (arg.array.is_some() || arg.fill.is_some()) && p != &arg.name {
+            // A `malloc`ed host pointer not yet filled has no length here, but its element
+            // type is known all the same (`init(h, n)` reading back `in[i]`).
+            let typed = self.host_scalars.contains_key(&arg.name) && arg.malloc.is_none();
+            if (arg.array.is_some() || arg.fill.is_some() || typed) && p != &arg.name {
                 if let Some(&s) = self.host_scalars.get(&arg.name) {
                     saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));
                 }
@@ -773,7 +776,14 @@ impl Parser<'_> {
             // [expr.call]/4: the parameter points at the caller's array). A member's cells
             // (`p.x` of `p[i].x = …`) likewise.
             for (p, arg) in f.params.iter().zip(&site.args) {
-                if arg.name.is_empty() || arg.malloc.is_some() {
+                // Managed memory is host memory too (CUDA C++ Programming Guide, "Unified
+                // Memory": host code writes it in place): `init_data(m, n)` filling it
+                // through its parameter fills `m`, as a loop in the caller would.
+                let managed = arg
+                    .malloc
+                    .as_ref()
+                    .is_some_and(|m| m.1.ends_with("Managed"));
+                if arg.name.is_empty() || (arg.malloc.is_some() && !managed) {
                     continue;
                 }
                 let dotted = format!("{p}.");

@@ -237,6 +237,51 @@ impl Parser<'_> {
         }
     }
 
+    /// `dim3 name(x, y, z)`, `dim3 name{x, y}`, `dim3 name = {x}` or `name = {x, y, z};` with the
+    /// list opening at `open`: the components given, each one left out 1 (CUDA C++
+    /// Programming Guide, "dim3": "any component left unspecified is initialized to 1"). A
+    /// component host code gives no constant value, or a list of more than three, leaves
+    /// `name` without a value (so a launch reading it says so rather than using an older one).
+    fn dim3_components(&mut self, st: &mut HostState, k: usize, open: usize, name: String) {
+        let toks = self.toks;
+        let Some(c) = self.closing(open) else {
+            return;
+        };
+        let parts = split_commas(toks, open + 1, c);
+        let mut d = [1i128; 3];
+        let mut why = (parts.len() > 3).then(|| {
+            format!(
+                "`{}` at line {} gives a `dim3` more than three components",
+                text_of(&toks[open..=c]),
+                toks[k].line
+            )
+        });
+        for (n, &(a, b)) in parts.iter().take(3).enumerate() {
+            if why.is_some() {
+                break;
+            }
+            match self.host_value(st, a, b).and_then(HostVal::int) {
+                Some(v) => d[n] = v,
+                None => {
+                    why = Some(self.unknown_reason(st, a, b).unwrap_or_else(|| {
+                        format!(
+                            "`{}` at line {} has no constant value in host code",
+                            text_of(&toks[a..b]),
+                            toks[k].line
+                        )
+                    }));
+                }
+            }
+        }
+        match why {
+            Some(w) => Self::mark_unknown(st, std::slice::from_ref(&name), &w),
+            None => {
+                st.unknown.remove(&name);
+                st.env.insert(name, HostVal::Dim(d));
+            }
+        }
+    }
+
     /// The rest of a declarator whose name ends before `i` (`toks[i]` is `=`, `(`, `{` or `[`).
     #[allow(clippy::too_many_arguments)]
     fn declarator_rest(
@@ -253,6 +298,12 @@ impl Parser<'_> {
         match &toks[i].tok {
             Tok::Punct("=") => {
                 if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    // `dim3 g = {2, 1, 1};` and `g = {16, 8, 1};` of a `dim3` `g`: the list
+                    // gives the components (copy-list-initialization of `dim3`'s constructor).
+                    if is_dim3 || matches!(st.env.get(&name), Some(HostVal::Dim(_))) {
+                        self.dim3_components(st, k, i + 1, name);
+                        return;
+                    }
                     self.host_aggregate(st, k, i, &name, Some(i + 1));
                     return;
                 }
@@ -278,17 +329,7 @@ impl Parser<'_> {
                 self.host_aggregate(st, k, i, &name, Some(i));
             }
             Tok::Punct("(" | "{") if is_dim3 && declares => {
-                if let Some(c) = self.closing(i) {
-                    let mut d = [1i128; 3];
-                    let parts = split_commas(toks, i + 1, c);
-                    for (n, &(a, b)) in parts.iter().take(3).enumerate() {
-                        match self.host_value(st, a, b).and_then(HostVal::int) {
-                            Some(v) => d[n] = v,
-                            None => return,
-                        }
-                    }
-                    st.env.insert(name, HostVal::Dim(d));
-                }
+                self.dim3_components(st, k, i, name);
             }
             // `h[i] = v;` of a filled host array: that cell changes (both constants), else the
             // array's fill is no longer known.

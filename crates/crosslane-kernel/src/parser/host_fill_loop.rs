@@ -3,7 +3,9 @@
 //! `h[i] = make_float4(i, 0, 0, 1);` (a vector element: its components in order), `h[i].x =
 //! i * 0.5f;` of a host array of structs (each member's cells, kept as `h.x`), and a loop
 //! over part of an array already filled (`for (i < 4) h[i] = 100;` after a loop over all of
-//! it), and a chain `a[i] = b[i] = v;` over arrays of one type. Each iteration runs the statements in order with the counter bound (C++17
+//! it), a chain `a[i] = b[i] = v;` over arrays of one type, and a cell at an index the
+//! statement computes from the counter (`h[4 * i + 1] = e;`, a layout of tiles). Each
+//! iteration runs the statements in order with the counter bound (C++17
 //! [stmt.for]/1, [intro.execution]/9: each full-expression before the next), so a cell holds
 //! what the statement wrote with the scalars as they stood then. Cells no iteration writes keep
 //! what the array held (undefined for an uninitialized array, [dcl.init]/12); the scalars keep
@@ -44,6 +46,8 @@ enum Step {
         arr: String,
         sub: Option<(Expr, u32)>,
         parts: Vec<Expr>,
+        /// `h[4 * i + 1] = e;`: the cell at this index instead of at the counter.
+        index: Option<Expr>,
     },
     /// `acc += i;`, `x = e;`, `++n;`: a host scalar updated.
     Scalar(Expr),
@@ -124,8 +128,14 @@ impl Parser<'_> {
         // filled array.
         let needs_more = steps.iter().any(|step| match step {
             Step::Scalar(_) | Step::Loop { .. } => true,
-            Step::Cell { arr, sub, parts } => {
-                parts.len() > 1
+            Step::Cell {
+                arr,
+                sub,
+                parts,
+                index,
+            } => {
+                index.is_some()
+                    || parts.len() > 1
                     || sub.is_some()
                     || arr.contains('.')
                     || st.fills.contains_key(arr)
@@ -331,7 +341,12 @@ impl Parser<'_> {
                         }
                     }
                 }
-                Step::Cell { arr, sub, parts } => {
+                Step::Cell {
+                    arr,
+                    sub,
+                    parts,
+                    index,
+                } => {
                     let mut texts = Vec::with_capacity(parts.len());
                     for p in parts {
                         take_overflow();
@@ -355,17 +370,30 @@ impl Parser<'_> {
                         texts.push(t);
                     }
                     let width = texts.len();
-                    let at = match sub {
-                        None => usize::try_from(i).ok()?.checked_mul(width)?,
-                        // `h[i].v[j]`: element j of struct i's array member; an index outside
-                        // it is undefined ([expr.add]/4): not read.
-                        Some((j, len)) => {
-                            let j = self.host_fold(j, env).and_then(HostVal::int)?;
-                            if width != 1 || !(0..i128::from(*len)).contains(&j) {
+                    let at = match (index, sub) {
+                        // `h[4 * i + k]`: the index as the statement computes it (a negative one,
+                        // or one past the fill bound, is not read).
+                        (Some(x), None) => {
+                            let x = &self.bind_cell_reads(x, env, &fill.cells)?;
+                            let x = self.host_fold(x, env).and_then(HostVal::int)?;
+                            if width != 1 || !(0..MAX_FILL).contains(&x) {
                                 return None;
                             }
-                            usize::try_from(i * i128::from(*len) + j).ok()?
+                            usize::try_from(x).ok()?
                         }
+                        (Some(_), Some(_)) => return None,
+                        (None, sub) => match sub {
+                            None => usize::try_from(i).ok()?.checked_mul(width)?,
+                            // `h[i].v[j]`: element j of struct i's array member; an index outside
+                            // it is undefined ([expr.add]/4): not read.
+                            Some((j, len)) => {
+                                let j = self.host_fold(j, env).and_then(HostVal::int)?;
+                                if width != 1 || !(0..i128::from(*len)).contains(&j) {
+                                    return None;
+                                }
+                                usize::try_from(i * i128::from(*len) + j).ok()?
+                            }
+                        },
                     };
                     let v = fill.cells.get_mut(arr)?;
                     if v.len() < at + width {
@@ -437,6 +465,7 @@ impl Parser<'_> {
                     arr,
                     sub: None,
                     parts: vec![e.clone()],
+                    index: None,
                 })
                 .collect(),
         )
@@ -472,6 +501,7 @@ impl Parser<'_> {
                 arr: format!("{arr}.{field}"),
                 sub: None,
                 parts,
+                index: None,
             });
         }
         // `h[i].v[j] = e;` of an array member `v` of the struct of host array `h`.
@@ -497,6 +527,7 @@ impl Parser<'_> {
                 arr: format!("{arr}.{field}"),
                 sub: Some((j, len)),
                 parts: vec![e],
+                index: None,
             });
         }
         // `p.dims[i] = e;` of an array member of a host struct, kept as `p.dims`.
@@ -518,6 +549,7 @@ impl Parser<'_> {
                 arr,
                 sub: None,
                 parts: vec![e],
+                index: None,
             });
         }
         // `h[i] += e;` (any compound assignment): `h[i] = h[i] + e` with `h[i]` read once
@@ -539,7 +571,33 @@ impl Parser<'_> {
                 arr: arr.clone(),
                 sub: None,
                 parts: vec![e],
+                index: None,
             });
+        }
+        // `h[4 * i + 1] = e;`: a cell at an index the counter computes (not a compound
+        // assignment, not a member).
+        if !cell
+            && matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct("[")))
+        {
+            if let Some(c) = self.closing(s + 1).filter(|&c| c < semi) {
+                let names_var = toks[s + 2..c]
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(n) if n == var));
+                if names_var && matches!(tok(c + 1), Some(Tok::Punct("="))) {
+                    let Some(Tok::Ident(arr)) = tok(s) else {
+                        return None;
+                    };
+                    let x = self.sub_expr(s + 2, c)?;
+                    let e = self.sub_expr(c + 2, semi)?;
+                    return Some(Step::Cell {
+                        arr: arr.clone(),
+                        sub: None,
+                        parts: vec![e],
+                        index: Some(x),
+                    });
+                }
+            }
         }
         if cell {
             let Some(Tok::Ident(arr)) = tok(s) else {
@@ -554,6 +612,7 @@ impl Parser<'_> {
                 arr: arr.clone(),
                 sub: None,
                 parts,
+                index: None,
             });
         }
         let e = self.sub_expr(s, semi)?;

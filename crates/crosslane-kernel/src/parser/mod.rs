@@ -74,8 +74,10 @@ mod constexpr_fn;
 mod cub;
 mod cub_alg_param;
 mod cub_direct;
+mod cub_exchange;
 mod cub_kv;
 mod cub_load;
+mod cub_object;
 mod cub_prefix;
 mod cub_ptx;
 mod cub_raking;
@@ -85,6 +87,7 @@ mod cub_scan_items;
 mod cub_segmented;
 mod cub_sort;
 mod cub_union;
+mod cub_warp_load;
 mod cuda_std;
 mod discard;
 mod entry_list;
@@ -772,6 +775,12 @@ struct Parser<'a> {
     cub: cub::CubNames,
     /// Aliases of a CUB class's storage (`using TS = typename R::TempStorage;`), by name.
     cub_storage_types: cub::CubNames,
+    /// Named collective objects (`WarpScan ws(temp);`): each one's class alias and storage
+    /// ([`cub_object`]).
+    cub_objects: HashMap<String, (String, Expr)>,
+    /// The storage of the named object whose method call is being read: taken by the class's
+    /// call in place of its `(storage).` ([`cub_object`]).
+    cub_object_storage: Option<Expr>,
     /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
     cub_ops: HashMap<String, cub::Op>,
     /// Named library function objects (`cub::Max m;`), by name ([`lib_functors`]).
@@ -945,6 +954,8 @@ impl<'a> Parser<'a> {
             extra_fns: Vec::new(),
             cub: HashMap::new(),
             cub_storage_types: HashMap::new(),
+            cub_objects: HashMap::new(),
+            cub_object_storage: None,
             cub_ops: HashMap::new(),
             lib_objects: HashMap::new(),
             lib_aliases: HashMap::new(),

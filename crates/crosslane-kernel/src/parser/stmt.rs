@@ -152,6 +152,15 @@ impl Parser<'_> {
                 "typedef" | "using" if self.cub_alias()? => {
                     return Ok(done(self, StmtKind::Empty));
                 }
+                // `WarpScan ws(temp);`: a named collective object ([`super::cub_object`]).
+                w if self.cub.contains_key(w)
+                    && matches!(self.peek(1), Tok::Ident(_))
+                    && matches!(self.peek(2), Tok::Punct("(" | "{")) =>
+                {
+                    if let Some(k) = self.cub_object_decl()? {
+                        return Ok(done(self, k));
+                    }
+                }
                 "__shared__" => {
                     if let Some(k) = self.cub_temp_storage()? {
                         return Ok(done(self, k));

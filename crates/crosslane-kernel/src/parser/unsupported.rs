@@ -111,6 +111,25 @@ fn is_label(line: &[&Token]) -> bool {
     n == 2 || matches!(line[n - 3].tok, Tok::Punct(";" | "{" | "}"))
 }
 
+/// Whether `q` names one of CUB's (or hipCUB's) collective classes that crosslane does not run
+/// (CUB API, "Warp-wide" and "Block-wide" collectives).
+fn cub_unmodelled(q: &str) -> bool {
+    let Some((ns, class)) = q.rsplit_once("::") else {
+        return false;
+    };
+    matches!(ns, "cub" | "hipcub")
+        && matches!(
+            class,
+            "WarpMergeSort"
+                | "BlockHistogram"
+                | "BlockDiscontinuity"
+                | "BlockAdjacentDifference"
+                | "BlockShuffle"
+                | "BlockMergeSort"
+                | "BlockRunLengthDecode"
+        )
+}
+
 /// `e` with its message replaced by the construct's, when `e` is a bare "expected …" on a line
 /// of `toks` that holds one ([`construct`]), or at an initializer list `= {` inside a function.
 pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
@@ -130,6 +149,15 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
         None if is_label(&line) => {
             // `done:` at the start of a line or a statement: a label, the target of a `goto`.
             construct("goto").unwrap_or_default().to_string()
+        }
+        None if qualified_type(&e, toks).is_some_and(|q| cub_unmodelled(&q)) => {
+            let q = qualified_type(&e, toks).unwrap_or_default();
+            format!(
+                "`{q}` is not modelled here: of CUB's collective classes crosslane runs \
+                 WarpReduce, WarpScan, WarpLoad, WarpStore, WarpExchange, BlockReduce, BlockScan, \
+                 BlockLoad, BlockStore, BlockExchange and BlockRadixSort (headers are not read); write out what it computes \
+                 (an exchange: stores to `__shared__` memory, a barrier, loads)"
+            )
         }
         None if qualified_type(&e, toks).is_some() => {
             let q = qualified_type(&e, toks).unwrap_or_default();
