@@ -538,6 +538,11 @@ pub struct Program {
     /// copied values in `h`.
     #[serde(skip)]
     pub readbacks: Vec<Readback>,
+    /// Every enumerator of the file's enums, with its value (ISO C++ [dcl.enum]/2): a scalar
+    /// parameter of an enum type takes an enumerator's name as its argument (`--arg
+    /// op=Mode::Xor`, `host_launch::enumerator_args`).
+    #[serde(skip)]
+    pub enumerators: Vec<(String, i64)>,
 }
 
 /// One device-to-host copy of cells launches left ([`Program::readbacks`]; CUDA Runtime API,

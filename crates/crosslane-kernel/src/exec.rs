@@ -251,6 +251,7 @@ impl Executor {
         // reported here, for every front end.
         parsed_diags.extend(super::bidi::warnings(source, 100));
         let user_entry = super::host_launch::resolve_config_entry(&program, &mut config)?;
+        super::host_launch::enumerator_args(&program, &mut config);
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);

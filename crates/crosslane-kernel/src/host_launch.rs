@@ -1287,3 +1287,28 @@ pub(crate) fn by_value_array_flags(f: &Function, config: &mut LaunchConfig) {
         }
     }
 }
+
+/// An `--arg NAME=V` whose `V` is no value the argument grammar reads but names an
+/// enumerator of the file (`shflXor`, or qualified by its enum or class:
+/// `TiledGroupShflTests::shflXor`) is that enumerator's value (ISO C++ [dcl.enum]/2: each
+/// enumerator is a constant of its enum's type; a scalar parameter of an enum type holds one
+/// as its underlying integer). Values the grammar reads (`3`, `lane`, `undef`) stay as given.
+pub(crate) fn enumerator_args(program: &Program, config: &mut LaunchConfig) {
+    if program.enumerators.is_empty() {
+        return;
+    }
+    for text in config.args.values_mut() {
+        let t = text.trim();
+        let reads = crosslane_core::value::ValuesSpec::parse(t).is_ok_and(|v| {
+            v.materialize(crosslane_core::value::ValueType::I64, 1)
+                .is_ok()
+        });
+        if reads {
+            continue;
+        }
+        let name = t.rsplit("::").next().unwrap_or(t).trim();
+        if let Some((_, v)) = program.enumerators.iter().find(|(n, _)| n == name) {
+            *text = v.to_string();
+        }
+    }
+}

@@ -102,6 +102,7 @@ impl Executor {
             let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
             match self.atomic_lane(name, &form, &lane_args, e.span, l, rule, cx) {
                 Ok(a) => {
+                    self.race_atomic(w, a.buf, a.off, l);
                     if let (Some(new), Some(view)) = (a.new.clone(), a.view) {
                         let stored = self.atomic_store_view(w, (a.buf, view), l, new, e.span, cx);
                         if form.gives == Gives::New {

@@ -25,8 +25,11 @@
 //!   (`machine/warp_sync.rs`); two lanes writing one cell in one statement already get their
 //!   own warning (`machine/place.rs`). Independent thread scheduling within a warp is not
 //!   modelled, so intra-warp races are not reported;
-//! - atomics (`atomicAdd` on a shared counter from every warp): they are neither recorded nor
-//!   checked (racecheck reports hazards between plain accesses);
+//! - an atomic against an atomic (`atomicAdd` on a shared counter from every warp): atomics
+//!   of one cell are ordered among themselves (C++17 [intro.races]/21: a data race needs two
+//!   conflicting actions "at least one of which is not atomic"; CUDA C++ Programming Guide,
+//!   "Atomic Functions": the read-modify-write "is guaranteed to be performed without
+//!   interference from other threads");
 //! - a read-modify-write of a vector cell that stores one component (an artefact of how a
 //!   component store is done, not a read the kernel makes), and MACA's queued copies (their
 //!   own visibility rules, `machine/maca_mem.rs`);
@@ -47,6 +50,19 @@
 //! plain accesses, so a read of another block's write would be reported even where it is
 //! ordered. The cross-block log holds the first and latest writer of another block per cell,
 //! for [`MAX_GLOBAL_CELLS`] cells a launch; past it a note says later cells are not checked.
+//!
+//! Atomics against plain reads. A plain read and an atomic of one cell by two warps of a block
+//! with no barrier between them are a data race all the same (the atomic is the write of
+//! C++17 [intro.races]/21, its one conflicting action that is atomic): a read of a cell another
+//! warp updated atomically is a read-after-atomic hazard, an atomic of a cell another warp read
+//! an atomic-after-read hazard. The atomics of each cell touched by one are logged in a map of
+//! their own ([`MAX_GLOBAL_CELLS`] cells at most), by block and barrier interval. Between
+//! blocks, an atomic of a global cell that an earlier block read with a plain read (after an
+//! atomic of the cell in this launch, which is when reads of it start being logged) is an
+//! atomic-after-read hazard: the earlier block's read saw the value before the later block's
+//! update only because blocks run one after another here. A read of a cell an earlier block
+//! updated is not reported, for the reason above: the last block of a "last block" reduction
+//! reads what every other block added, ordered by their `__threadfence()` and ticket.
 //!
 //! Severity. A RAW, a WAR and a WAW of different values are warnings: the device may give
 //! another value than this run. A WAW where both warps stored the same value is an info: every
@@ -116,6 +132,23 @@ enum Kind {
     BlockWaw,
     /// The same, where both stored the same value.
     BlockWawSame,
+    /// A plain read of a cell another warp updated atomically in the same barrier interval.
+    AtomicRaw,
+    /// An atomic of a cell another warp read with a plain read in the same barrier interval.
+    AtomicWar,
+    /// An atomic of a global cell an earlier block read with a plain read.
+    BlockAtomicWar,
+}
+
+/// A cell some atomic touched: the block and barrier interval of `atomics`, the first and
+/// latest other warp that updated it atomically there, and the plain reads of it by blocks
+/// in this launch since (global cells only), each as (block, access).
+#[derive(Clone, Copy, Debug)]
+struct AtomicLog {
+    block: u32,
+    epoch: u32,
+    atomics: [Access; 2],
+    reads: [(u32, Access); 2],
 }
 
 /// "No warp" in an access slot.
@@ -232,6 +265,8 @@ pub(crate) struct RaceCheck {
     global: HashMap<(usize, i64), CellLog, BuildHasherDefault<FxHasher>>,
     /// The launch's global writes by blocks: (buffer, cell) → log.
     grid: HashMap<(usize, i64), GridLog, BuildHasherDefault<FxHasher>>,
+    /// The cells atomics touched in this launch: (buffer, cell) → log.
+    atomic: HashMap<(usize, i64), AtomicLog, BuildHasherDefault<FxHasher>>,
     /// Whether a global log reached [`MAX_GLOBAL_CELLS`] (and its note is still to give).
     global_full: Option<bool>,
     /// The barrier interval: a cell log of another epoch is empty.
@@ -330,6 +365,7 @@ impl RaceCheck {
     /// Grid Synchronization), so the blocks' logs start over.
     pub(crate) fn grid_barrier(&mut self) {
         self.grid.clear();
+        self.atomic.clear();
     }
 
     /// The block's barrier opened: every access before it is ordered before every access
@@ -430,13 +466,96 @@ impl RaceCheck {
         if !self.on {
             return;
         }
-        let Some(cell) = self.cell(memory, meter, buf, off) else {
+        if let Some(cell) = self.cell(memory, meter, buf, off) {
+            let writer = other(&cell.writes, me.warp);
+            remember(&mut cell.reads, me);
+            if let Some(first) = writer {
+                self.found(Kind::Raw, buf, off, first, me, None);
+            }
+        }
+        if !self.atomic.is_empty() {
+            self.read_atomic_cell(buf, off, me);
+        }
+    }
+
+    /// A plain read by `me` of cell `off` of buffer `buf`, against the atomics of the cell:
+    /// a read-after-atomic hazard when another warp of the block updated it atomically in this
+    /// barrier interval; the read is logged for the blocks after this one (global cells).
+    fn read_atomic_cell(&mut self, buf: usize, off: i64, me: Access) {
+        let (block, epoch) = (self.block, self.epoch);
+        let global = matches!(self.bufs.get(buf), Some(Track::Global));
+        let Some(log) = self.atomic.get_mut(&(buf, off)) else {
             return;
         };
-        let writer = other(&cell.writes, me.warp);
-        remember(&mut cell.reads, me);
-        if let Some(first) = writer {
-            self.found(Kind::Raw, buf, off, first, me, None);
+        let updater = if log.block == block && log.epoch == epoch && self.warps {
+            other(&log.atomics, me.warp)
+        } else {
+            None
+        };
+        if global && self.blocks {
+            if log.reads[0].1.warp == NONE {
+                log.reads[0] = (block, me);
+            } else if log.reads[0].0 != block {
+                log.reads[1] = (block, me);
+            }
+        }
+        if let Some(first) = updater {
+            self.found(Kind::AtomicRaw, buf, off, first, me, None);
+        }
+    }
+
+    /// `me` updates cell `off` of buffer `buf` atomically: an atomic-after-read hazard when
+    /// another warp of the block read it with a plain read in this barrier interval, or an
+    /// earlier block read it (global cells, see the module doc); an atomic against an atomic
+    /// is none.
+    pub(crate) fn atomic(
+        &mut self,
+        (memory, meter): (&Memory, &mut Meter),
+        me: Access,
+        buf: usize,
+        off: i64,
+    ) {
+        if !self.on {
+            return;
+        }
+        let reader = self
+            .cell(memory, meter, buf, off)
+            .and_then(|cell| other(&cell.reads, me.warp));
+        let (block, epoch) = (self.block, self.epoch);
+        let tracked = matches!(self.bufs.get(buf), Some(Track::Global) | Some(Track::On(_)));
+        if !tracked {
+            return;
+        }
+        let full = self.atomic.len() >= MAX_GLOBAL_CELLS;
+        let log = match self.atomic.get_mut(&(buf, off)) {
+            Some(log) => log,
+            None if full => {
+                self.global_full.get_or_insert(true);
+                return;
+            }
+            None => self.atomic.entry((buf, off)).or_insert(AtomicLog {
+                block,
+                epoch,
+                atomics: [Access::EMPTY; 2],
+                reads: [(u32::MAX, Access::EMPTY); 2],
+            }),
+        };
+        if log.block != block || log.epoch != epoch {
+            log.block = block;
+            log.epoch = epoch;
+            log.atomics = [Access::EMPTY; 2];
+        }
+        remember(&mut log.atomics, me);
+        let earlier = log
+            .reads
+            .iter()
+            .copied()
+            .find(|(b, a)| a.warp != NONE && *b != block);
+        if let Some(first) = reader {
+            self.found(Kind::AtomicWar, buf, off, first, me, None);
+        }
+        if let Some((b, first)) = earlier {
+            self.found(Kind::BlockAtomicWar, buf, off, first, me, Some((b, block)));
         }
     }
 
@@ -609,6 +728,19 @@ impl Executor {
             .write((&self.trace.memory, &mut self.meter), me, (buf, off), value);
     }
 
+    /// Lane `lane` of warp `w` updates cell `off` of buffer `buf` atomically.
+    pub(crate) fn race_atomic(&mut self, w: usize, buf: usize, off: i64, lane: usize) {
+        if !self.race.on {
+            return;
+        }
+        let me = Access {
+            lane: u8::try_from(lane).unwrap_or(u8::MAX),
+            ..self.race_who(w)
+        };
+        self.race
+            .atomic((&self.trace.memory, &mut self.meter), me, buf, off);
+    }
+
     /// Adds the hazards found during the step at `span` to its diagnostics.
     pub(crate) fn race_report(&mut self, span: Span, cx: &mut StepCtx) {
         if self.race.pending.is_empty()
@@ -660,7 +792,7 @@ impl Executor {
                 format!("warp {} lane {} (thread {t})", a.warp, a.lane)
             };
             let (a, b) = match f.kind {
-                Kind::BlockWaw | Kind::BlockWawSame => (
+                Kind::BlockWaw | Kind::BlockWawSame | Kind::BlockAtomicWar => (
                     format!("block {} {}", f.blocks.0, who(&f.first)),
                     format!("block {} {}", f.blocks.1, who(&f.second)),
                 ),
@@ -688,13 +820,27 @@ impl Executor {
                     Level::Info,
                     format!("racecheck: write-after-write hazard on {cell} of the same value between blocks: {b} writes it at line {l2}, {a} wrote it at line {l1}, and nothing orders two blocks; either order leaves the same value (benign, but still unordered)"),
                 ),
+                Kind::AtomicRaw => (
+                    Level::Warning,
+                    format!("racecheck: read-after-atomic hazard on {cell}: {b} reads it with a plain read at line {l2}, {a} updated it atomically at line {l1}, with no barrier between them (an atomic against a plain access is a data race): the read here sees that update (warps run one after another), the device may read the value from before it"),
+                ),
+                Kind::AtomicWar => (
+                    Level::Warning,
+                    format!("racecheck: atomic-after-read hazard on {cell}: {b} updates it atomically at line {l2}, {a} read it with a plain read at line {l1}, with no barrier between them (an atomic against a plain access is a data race): the read here saw the value from before this update (warps run one after another), on the device it may see it"),
+                ),
+                Kind::BlockAtomicWar => (
+                    Level::Warning,
+                    format!("racecheck: atomic-after-read hazard on {cell} between blocks: {b} updates it atomically at line {l2}, {a} read it with a plain read at line {l1}, and nothing orders two blocks: the read here saw the value from before this update (blocks run one after another), on the device it may see it"),
+                ),
                 Kind::WawSame => (
                     Level::Info,
                     format!("racecheck: write-after-write hazard on {cell} of the same value: {b} writes it at line {l2}, {a} wrote it at line {l1}, with no barrier between them; either order leaves the same value (benign, but still unordered)"),
                 ),
             };
             let rule = match f.kind {
-                Kind::BlockWaw | Kind::BlockWawSame => grid_rule(self.trace.launch.dialect),
+                Kind::BlockWaw | Kind::BlockWawSame | Kind::BlockAtomicWar => {
+                    grid_rule(self.trace.launch.dialect)
+                }
                 _ => rule,
             };
             cx.note(level, span, message, rule, None);

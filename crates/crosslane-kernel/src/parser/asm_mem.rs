@@ -1,13 +1,23 @@
-//! Inline PTX global loads and stores, one instruction (PTX ISA, "Data Movement and
-//! Conversion Instructions: ld, ld.global.nc, st"): `ld.global[.nc][.cache][.v2|.v4].T`
-//! `{%0, %1, …}, [%k];` and `st.global[.cache][.v2|.v4].T [%k], {%1, …};` as DeepEP, sglang and
-//! TensorRT-LLM write them (`ld_global_nc`, `st_global`). Each is the plain element accesses it
+//! Inline PTX global and generic loads and stores, one instruction (PTX ISA, "Data Movement
+//! and Conversion Instructions: ld, ld.global.nc, st"): `ld[.sem.scope][.global][.nc][.cache]`
+//! `[.v2|.v4].T {%0, %1, …}, [%k];` and `st[.sem.scope][.global][.cache][.v2|.v4].T [%k],`
+//! `{%1, …};` as DeepEP, sglang and TensorRT-LLM write them (`ld_global_nc`, `st_global`,
+//! `ld_acquire_gpu`, `st_release_sys`). Each is the plain element accesses it
 //! performs: element `j` of a vector access is `((T*)addr)[j]` (PTX ISA, "Vectors": a vector
 //! access reads or writes consecutive elements), `[%k+N]` adds `N` bytes. The cache and
 //! eviction qualifiers (`.nc`, `.ca`, `.cg`, `.cs`, `.lu`, `.cv`, `.L1::no_allocate`,
-//! `.L2::128B`, …) and `.volatile`/`.weak` change no value one thread sees; the
-//! memory-ordering forms (`.relaxed`, `.acquire`, `.release` with a scope), other state spaces
-//! and other types are refused by name.
+//! `.L2::128B`, …) and `.volatile`/`.weak` change no value one thread sees, and neither do the
+//! memory-ordering forms `ld.relaxed`/`ld.acquire`/`st.relaxed`/`st.release` with a scope
+//! (`.cta`, `.cluster`, `.gpu`, `.sys`): the PTX ISA's "Memory Consistency Model" orders a
+//! thread's accesses against other threads' and leaves the value one access reads or writes
+//! that of the plain access (the interpreter runs each access whole, in program order). A
+//! generic address (no state space) is the pointer's own memory, as in C++. Elements of 8 and
+//! 16 bits (`.u8`, `.s8`, `.b8`, `.u16`, `.s16`, `.b16`) load into a wider register
+//! zero-extended for `.u`/`.b` and sign-extended for `.s` (PTX ISA, `ld`: "the value is
+//! sign-extended or zero-extended to the size of the destination register" by the type's
+//! signedness), and a store keeps the low bits. Other state spaces (`.shared`, `.local`,
+//! `.param`, `.const`), `ld.release`/`st.acquire` (not PTX) and other types are refused by
+//! name.
 
 use super::asm_cvt::Operand;
 use super::{PResult, Parser};
@@ -15,19 +25,21 @@ use crate::ast::*;
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 
-/// Whether the whitespace-free template `single` is one global load or store.
+/// Whether the whitespace-free template `single` is one load or store (`ld.` / `st.`, any
+/// state space: the ones not run are refused by [`Parser::asm_mem`] by name).
 pub(super) fn is_mem(single: &str) -> bool {
     (single.starts_with("ld.") || single.starts_with("st."))
-        && single
-            .split(['{', '[', '%'])
-            .next()
-            .is_some_and(|m| m.contains(".global"))
+        && !single.starts_with("ld.param")
         && !single.contains(';')
 }
 
 /// The element type of a load or store's type suffix.
 fn elem_of(t: &str) -> Option<Scalar> {
     Some(match t {
+        "s8" => Scalar::I8,
+        "u8" | "b8" => Scalar::U8,
+        "s16" => Scalar::I16,
+        "u16" | "b16" => Scalar::U16,
         "s32" => Scalar::I32,
         "u32" | "b32" => Scalar::U32,
         "f32" => Scalar::F32,
@@ -51,21 +63,45 @@ impl Parser<'_> {
         let load = mnemonic.starts_with("ld.");
         let mut lanes = 1usize;
         let mut elem = None;
+        // A `.bN` type is bits without a number type: the register's own.
+        let mut untyped = false;
         for q in mnemonic.split('.').skip(1) {
             match q {
                 "global" | "nc" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "volatile"
-                | "weak" => {}
+                | "weak" | "relaxed" | "cta" | "cluster" | "gpu" | "sys" => {}
+                "acquire" if load => {}
+                "release" if !load => {}
+                "acquire" | "release" => {
+                    return refuse(format!(
+                        "`{mnemonic}`: PTX has no `{}.{q}` (PTX ISA, `ld`/`st`: a load may be \
+                         `.relaxed` or `.acquire`, a store `.relaxed` or `.release`)",
+                        if load { "ld" } else { "st" }
+                    ))
+                }
+                "shared" | "local" | "param" | "const" | "tex" | "surf" => {
+                    return refuse(format!(
+                        "`{mnemonic}`: a load or store of the `.{q}` state space is not \
+                         emulated here (its address is a `.{q}` window address, not a C++ \
+                         pointer); global and generic ones are: write the access in C++ \
+                         (`x = p[i]`, `p[i] = x`) instead"
+                    ))
+                }
                 _ if q.starts_with("L1::") || q.starts_with("L2::") => {}
                 "v2" => lanes = 2,
                 "v4" => lanes = 4,
                 _ => match elem_of(q) {
-                    Some(s) if elem.is_none() => elem = Some(s),
+                    Some(s) if elem.is_none() => {
+                        untyped = q.starts_with('b');
+                        elem = Some(s);
+                    }
                     _ => {
                         return refuse(format!(
                             "`{mnemonic}`: the `.{q}` qualifier is not emulated here; global \
-                             loads and stores of 32- and 64-bit elements (`.s32`, `.u32`, \
+                             and generic loads and stores of 8- to 64-bit integer and 32- and \
+                             64-bit float elements (`.u8`, `.s16`, `.b16`, `.s32`, `.u32`, \
                              `.b32`, `.f32`, `.s64`, `.u64`, `.b64`, `.f64`), `.v2`/`.v4`, \
-                             with cache hints (`.nc`, `.cg`, `.L1::no_allocate`, …) are; write \
+                             with cache hints (`.nc`, `.cg`, `.L1::no_allocate`, …) and \
+                             `.relaxed`/`.acquire`/`.release` with a scope are; write \
                              the access in C++ (`x = p[i]`, `__ldg(p + i)`, `p[i] = x`) instead"
                         ))
                     }
@@ -121,6 +157,16 @@ impl Parser<'_> {
             }
         };
         let e = |k: ExprKind| Expr::new(k, at);
+        // `ld.global.b16 %0` into a `__half` (`"=h"`), `.b32` into a `float` (`"=f"`): the
+        // register holds the element's bits (PTX ISA, "Fundamental Types": `.b` types are
+        // untyped bits), so the cells are read and written as the register's type.
+        let elem = match regs.first().and_then(|r| operand(r)) {
+            Some((_, x)) if untyped => self
+                .expr_type(x)
+                .filter(|t| t.lanes == 1 && t.scalar.is_float() && t.scalar.bits() == elem.bits())
+                .map_or(elem, |t| t.scalar),
+            _ => elem,
+        };
         let Some((_, base)) = operand(reg) else {
             return refuse(format!("`{mnemonic}`: `{reg}` is no operand"));
         };
@@ -154,7 +200,10 @@ impl Parser<'_> {
                 ));
             }
             let assign = if load {
-                ExprKind::Assign(None, Box::new(x.clone()), Box::new(cell))
+                // The element's value (`.s8` of a byte 250 is -6), then converted to the
+                // register's type: zero- or sign-extended by the element's signedness.
+                let v = e(ExprKind::Cast(Ty::Val(ValTy::scalar(elem)), Box::new(cell)));
+                ExprKind::Assign(None, Box::new(x.clone()), Box::new(v))
             } else {
                 let v = e(ExprKind::Cast(
                     Ty::Val(ValTy::scalar(elem)),

@@ -21,15 +21,17 @@ const U64: ValTy = ValTy {
 };
 
 impl Parser<'_> {
-    /// `value` as the 64-bit key the match compares: a `float`'s bits (`__float_as_uint`), a
-    /// `double`'s bits (`__double_as_longlong`), any other value converted. HIP's
-    /// `__match_any_sync` / `__match_all_sync` take `float` and `double` values as well as
-    /// integers (HIP Programming Guide, "Warp match functions"; ROCm amd_warp_sync_functions.h
-    /// accepts 4- and 8-byte integral and floating-point `T`): converting a negative or
-    /// fractional value to `unsigned long long` would be undefined ([conv.fpint]/1) and
-    /// merge values that differ, so floating-point values compare by their bits. The type is
-    /// the expression's (an element `in[i]` of a `T*` as well as a variable).
-    fn match_key(&mut self, at: Span, value: Expr) -> Expr {
+    /// `value` as the key the match compares and the key's type: a `float` or `double` as
+    /// itself, any other value converted to `unsigned long long`. HIP's `__match_any_sync` /
+    /// `__match_all_sync` take `float` and `double` values as well as integers (HIP
+    /// Programming Guide, "Warp match functions"; ROCm amd_warp_sync_functions.h accepts 4-
+    /// and 8-byte integral and floating-point `T`), and ROCm's `__match_any` compares the
+    /// lanes' values with `==` on `T` (its waterfall loop: `__shfl(value, first) == value`):
+    /// `+0.0` matches `-0.0`, a NaN matches no lane, not even its own. Converting a negative or
+    /// fractional value to `unsigned long long` would be undefined ([conv.fpint]/1) and merge
+    /// values that differ, so floating-point keys keep their type. The type is the
+    /// expression's (an element `in[i]` of a `T*` as well as a variable).
+    fn match_key(&mut self, at: Span, value: Expr) -> (Expr, Scalar) {
         let scalar = match &value.kind {
             ExprKind::Ident(n) => match self.var_type(n) {
                 Some(Ty::Val(v)) if v.lanes == 1 => Some(v.scalar),
@@ -40,31 +42,42 @@ impl Parser<'_> {
                 .filter(|t| t.lanes == 1)
                 .map(|t| t.scalar),
         };
-        let v = match scalar {
-            Some(Scalar::F32) => self.e_call(at, "__float_as_uint", vec![value]),
-            Some(Scalar::F64) => self.e_call(at, "__double_as_longlong", vec![value]),
-            _ => value,
+        let key = match scalar {
+            Some(Scalar::F32) => Scalar::F32,
+            Some(Scalar::F64) => Scalar::F64,
+            _ => Scalar::U64,
         };
         let s = self.syn_span(at);
-        Expr::new(ExprKind::Cast(Ty::Val(U64), Box::new(v)), s)
+        (
+            Expr::new(
+                ExprKind::Cast(Ty::Val(ValTy::scalar(key)), Box::new(value)),
+                s,
+            ),
+            key,
+        )
     }
 
     /// The lanes of `members` whose `value` equals the calling thread's (bit k = lane k), as a
     /// call of the generated device function.
     pub(super) fn e_hip_match(&mut self, at: Span, members: Expr, value: Expr) -> Expr {
-        let name = format!("__hip_cg_match_any_w{}", self.wave);
+        let (key, scalar) = self.match_key(at, value);
+        let suffix = match scalar {
+            Scalar::F32 => "_f32",
+            Scalar::F64 => "_f64",
+            _ => "",
+        };
+        let name = format!("__hip_cg_match_any_w{}{suffix}", self.wave);
         if !self.fn_types.contains_key(&name) {
-            let f = self.hip_match_fn(&name, at);
+            let f = self.hip_match_fn(&name, at, scalar);
             self.fn_types.insert(name.clone(), f.ret);
             self.extra_fns.push(f);
         }
-        let key = self.match_key(at, value);
         self.e_call(at, &name, vec![key, members])
     }
 
-    /// `u64 f(u64 v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) r |=
-    /// (u64)(__shfl(v, k, W) == v) << k; return r; }`.
-    fn hip_match_fn(&mut self, name: &str, at: Span) -> Function {
+    /// `u64 f(K v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) r |=
+    /// (u64)(__shfl(v, k, W) == v) << k; return r; }` with `K` the key's type.
+    fn hip_match_fn(&mut self, name: &str, at: Span, key: Scalar) -> Function {
         let st = |kind| Stmt {
             kind,
             span: at,
@@ -145,9 +158,9 @@ impl Parser<'_> {
         ));
         let r = self.e_ident(at, "r");
         let ret = st(StmtKind::Return(Some(r)));
-        let param = |n: &str| Param {
+        let param = |n: &str, s: Scalar| Param {
             name: n.into(),
-            ty: Ty::Val(U64),
+            ty: Ty::Val(ValTy::scalar(s)),
             reference: false,
             const_ref: false,
             span: at,
@@ -156,7 +169,7 @@ impl Parser<'_> {
             name: name.to_string(),
             entry: false,
             ret: Ty::Val(U64),
-            params: vec![param("v"), param("m")],
+            params: vec![param("v", key), param("m", Scalar::U64)],
             body: st(StmtKind::Block(vec![r_decl, lp, ret])),
             launch_bounds: None,
             vf_call_dim: None,

@@ -433,9 +433,10 @@ impl Parser<'_> {
         // `int main(int argc, char** argv)`: the program is read as run with no command-line
         // arguments, so `argc` is 1, the program's name alone (C++17 [basic.start.main]/2:
         // `argv[0]` is the name used to invoke the program), and `if (argc > 1) n =
-        // atoi(argv[1]);` keeps the default.
+        // atoi(argv[1]);` keeps the default, said at the first use of `argc`.
         if name == "main" && st.params.len() == 2 {
             let argc = st.params[0].clone();
+            self.argc_note(&argc, open, close);
             st.env.insert(argc, HostVal::Int(1));
         }
         let before = self.launches.len();

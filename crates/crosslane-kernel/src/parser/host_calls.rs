@@ -1009,3 +1009,35 @@ impl Parser<'_> {
         (v2 == var && unit).then(|| (to - from).max(0))
     }
 }
+
+impl Parser<'_> {
+    /// `main(argc, argv)` is read as run with no command-line arguments (`argc` is 1, C++17
+    /// [basic.start.main]/2: `argv[0]` is the program's name), so a value host code picks by
+    /// `argc` (`argc > 1 ? atoi(argv[1]) : 256`) is its default: said once, at the first use
+    /// of `argc` between the body's braces at `open` and `close`.
+    pub(super) fn argc_note(&mut self, argc: &str, open: usize, close: usize) {
+        let is_argc = |t: &&Token| matches!(&t.tok, Tok::Ident(w) if w == argc);
+        let Some(t) = self
+            .toks
+            .get(open + 1..close)
+            .and_then(|b| b.iter().find(is_argc))
+        else {
+            return;
+        };
+        let at = Span {
+            line: t.line,
+            col: t.col,
+        };
+        self.diag(
+            at,
+            Level::Info,
+            format!(
+                "`{argc}` is 1 here: `main` is read as run with no command-line arguments, so a \
+                 value it picks by `{argc}` (`{argc} > 1 ? atoi(argv[1]) : 256`, `if ({argc} > \
+                 1) …`) is the program's default; set another launch shape with \
+                 --threads-per-block / --blocks"
+            ),
+            "C++17 [basic.start.main]/2 (argv[0] is the program's name)",
+        );
+    }
+}

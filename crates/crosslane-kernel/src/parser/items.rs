@@ -1287,7 +1287,7 @@ impl Parser<'_> {
                     ));
                 }
             }
-            self.consts.insert(enumerator, e);
+            self.enum_const(enumerator, v, e);
             if !self.is_punct("}") {
                 self.expect_punct(",")?;
             }

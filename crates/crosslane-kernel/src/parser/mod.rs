@@ -414,6 +414,7 @@ pub fn parse_preprocessed(
     }
     program.kernel_scopes = kernel_scopes;
     program.struct_leaves = std::mem::take(&mut p.struct_leaves);
+    program.enumerators = std::mem::take(&mut p.enumerators);
     program.element_arrays = element_arrays;
     program.library_lines = library_lines;
     p.fill_constant_tables(&mut program);
@@ -617,6 +618,8 @@ struct Parser<'a> {
     /// The struct parameters' lowered members of the functions parsed so far
     /// ([`crate::ast::StructLeaf`]).
     struct_leaves: Vec<crate::ast::StructLeaf>,
+    /// The enumerators defined so far, with their values ([`crate::ast::Program::enumerators`]).
+    enumerators: Vec<(String, i64)>,
     /// The function whose parameters are being read: its struct parameters' members (name,
     /// struct size, elements per struct), named once the function is.
     leaf_pending: Vec<(String, u64, u32)>,
@@ -888,6 +891,7 @@ impl<'a> Parser<'a> {
             host_scalars: HashMap::new(),
             host_struct_of: HashMap::new(),
             struct_leaves: Vec::new(),
+            enumerators: Vec::new(),
             leaf_pending: Vec::new(),
             explicit_instances: Vec::new(),
             templates: HashMap::new(),

@@ -16,7 +16,7 @@
 //! Cooperative groups' own namespaces (`cg::`, `cooperative_groups::`, `std::`) are left as they
 //! are: the parser maps their names to the warp rules ([`super::cg::NAMESPACES`]).
 
-use crate::ast::Span;
+use crate::ast::{Expr, Span};
 use crate::lexer::{Tok, Token};
 use crate::KernelDiagnostic;
 use crosslane_core::result::Level;
@@ -589,4 +589,15 @@ pub(super) fn unqualify_entry(
 pub(super) fn func_name(name: &str) -> String {
     let bare = name.split(['<', '#', '/']).next().unwrap_or(name);
     bare.rsplit("::").next().unwrap_or(bare).to_string()
+}
+
+impl super::Parser<'_> {
+    /// Enumerator `name` of value `v` (`Parser::enum_def`) as the constant `e`, and in the
+    /// program's list of enumerators, by which an argument may name it
+    /// ([`crate::ast::Program::enumerators`]).
+    pub(super) fn enum_const(&mut self, name: String, v: i128, e: Expr) {
+        let value = i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+        self.enumerators.push((name.clone(), value));
+        self.consts.insert(name, e);
+    }
 }

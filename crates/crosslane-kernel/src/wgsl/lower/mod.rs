@@ -546,6 +546,7 @@ pub fn lower(
             readbacks: Vec::new(),
             type_errors: Vec::new(),
             refused_kernels: Vec::new(),
+            enumerators: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
