@@ -22,7 +22,6 @@
 //! A thread that does not reach the call leaves its warp waiting at a different barrier, which
 //! the run reports (the "all threads active" rule).
 
-use super::std_constants::word;
 use crate::ast::SYNTH_COL;
 use crate::lexer::{Tok, Token};
 
@@ -77,14 +76,14 @@ __device__ int {COUNT_FN}(P p, int n) {{
 pub(super) fn big_tile_prelude(tokens: Vec<Token>) -> Vec<Token> {
     let Some(first) = tokens
         .iter()
-        .find(|t| word(Some(t)) == Some("tiled_partition"))
+        .find(|t| matches!(&t.tok, Tok::Ident(w) if w == "tiled_partition"))
         .cloned()
     else {
         return tokens;
     };
     if tokens
         .iter()
-        .any(|t| matches!(word(Some(t)), Some(SHFL_FN | COUNT_FN)))
+        .any(|t| matches!(&t.tok, Tok::Ident(w) if w == SHFL_FN || w == COUNT_FN))
     {
         return tokens;
     }

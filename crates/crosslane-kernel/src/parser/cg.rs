@@ -15,7 +15,7 @@
 //! deduced from a group argument binds the group's kind.
 
 use super::build::Build;
-use super::cg_collect::{unknown_value_type, CgOperator};
+use super::cg_operator::{unknown_value_type, CgOperator};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;

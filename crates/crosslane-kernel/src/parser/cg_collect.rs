@@ -25,6 +25,7 @@
 //!   gets the same result.
 
 use super::build::Build;
+pub(super) use super::cg_operator::{unknown_value_type, CgOperator};
 use super::structs::Ret;
 use super::targs::{mangle, TArg};
 use super::{PResult, Parser};
@@ -577,27 +578,6 @@ const CG_OPS: &[(&str, &str)] = &[
     ("bit_or", "|"),
     ("bit_xor", "^"),
 ];
-
-/// A collective's operator as written.
-pub(super) enum CgOperator {
-    /// A `cg::` function object (`cg::plus<int>()`), by name, at its position.
-    Named(String, Span),
-    /// A lambda or a function object (`Comb()`, `comb`): the closure or object, at its
-    /// position (cooperative_groups/reduce.h takes any binary function object).
-    Callable(Expr, Span),
-}
-
-/// The error of a collective whose value's type the parser cannot tell.
-pub(super) fn unknown_value_type(name: &str, at: Span) -> KernelError {
-    KernelError::new(
-        at.line,
-        at.col,
-        format!(
-            "cg::{name}: the type of the value is not known here; pass a variable or a cast \
-             (`(float)x`)"
-        ),
-    )
-}
 
 impl Parser<'_> {
     /// The operator argument of `cg::{name}`, after its `,`.

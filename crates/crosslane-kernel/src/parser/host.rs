@@ -175,7 +175,7 @@ pub(super) fn is_maca_runtime(n: &str) -> bool {
 /// in AMDMIGraphX's `constexpr` `dpp_row_bcast`, implicitly host and device) is not looked at:
 /// the device reading discards it ([`Parser::stmt`]).
 pub fn looks_like_host(toks: &[Token]) -> bool {
-    let thrown = super::stmt::thrown_operands(toks);
+    let thrown = super::throw_expr::thrown_operands(toks);
     calls_vf(toks)
         || toks.windows(2).enumerate().any(|(i, w)| {
             !thrown[i]
@@ -1152,7 +1152,7 @@ impl Parser<'_> {
                     col: toks[k].col,
                 },
                 Level::Info,
-                super::host_loop_launch::loop_note(trips),
+                super::host_state::loop_note(trips),
                 "",
             );
             return (head_close + 1, true);

@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use super::const_eval::{const_eval, HostVal};
 use super::host::{launches_in, split_commas, text_of, HostState};
-use super::host_loop_launch::loop_note;
+use super::host_state::loop_note;
 use super::Parser;
 use crate::ast::Span;
 use crate::lexer::{Tok, Token};

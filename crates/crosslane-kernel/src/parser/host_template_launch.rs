@@ -379,10 +379,10 @@ impl Parser<'_> {
                 let Some(t) = self.templates.get(*key) else {
                     return false;
                 };
-                let Some(toks) = super::overload::param_tokens(t.tokens()) else {
+                let Some(toks) = super::param_list::param_tokens(t.tokens()) else {
                     return false;
                 };
-                let params = super::overload::split_params(toks);
+                let params = super::param_list::split_params(toks);
                 let required = params
                     .iter()
                     .filter(|p| !p.iter().any(|t| matches!(t.tok, Tok::Punct("="))))

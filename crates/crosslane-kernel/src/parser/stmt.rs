@@ -1110,19 +1110,3 @@ fn address_of(e: Expr, depth: u32) -> Expr {
     }
     Expr::new(ExprKind::AddrOf(Box::new(e)), sp)
 }
-
-/// For each of `toks`, whether it is in a throw-expression (`throw` to its `;`).
-pub(super) fn thrown_operands(toks: &[crate::lexer::Token]) -> Vec<bool> {
-    let mut thrown = vec![false; toks.len()];
-    let mut k = 0;
-    while k < toks.len() {
-        if matches!(&toks[k].tok, Tok::Ident(w) if w == "throw") {
-            while k < toks.len() && !matches!(toks[k].tok, Tok::Punct(";")) {
-                thrown[k] = true;
-                k += 1;
-            }
-        }
-        k += 1;
-    }
-    thrown
-}
