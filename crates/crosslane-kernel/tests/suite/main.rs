@@ -108,6 +108,7 @@ mod kernel_nv_corpus3;
 mod kernel_operators;
 mod kernel_overloads;
 mod kernel_partial_bytes;
+mod kernel_pdl;
 mod kernel_per_lane;
 mod kernel_port_gaps;
 mod kernel_ptx_asm;
