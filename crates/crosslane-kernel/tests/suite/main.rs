@@ -72,6 +72,7 @@ mod kernel_grid_sync;
 mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_cells;
+mod kernel_host_const_param;
 mod kernel_host_copies;
 mod kernel_host_eval;
 mod kernel_host_fill_helpers;
