@@ -94,6 +94,12 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "printf"
         | ASSUME
         | ASSERT => Builtin::NoOp,
+        // Programmatic Dependent Launch (CUDA C++ Programming Guide, "Programmatic Dependent
+        // Launch and Synchronization", compute capability 9.0; PTX ISA, griddepcontrol): no
+        // launch read here is programmatic, so each starts after the work before it in its
+        // stream has completed; the wait returns at once and the trigger only lets a later
+        // launch start early. Neither changes a value of this kernel.
+        n if PDL_CALLS.contains(&n) => Builtin::NoOp,
         // CUDA's and HIP's atomics, their `_block` / `_system` variants, GCC's `__atomic_*`
         // and clang's `__hip_atomic_*` builtins: one table (kernel::atomics).
         n if super::atomics::form(n).is_some() => Builtin::Atomic,
@@ -133,6 +139,19 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         _ => return None,
     })
 }
+
+/// The device side of Programmatic Dependent Launch (CUDA C++ Programming Guide,
+/// "Programmatic Dependent Launch and Synchronization"; CUDA Runtime API, Device functions:
+/// `cudaGridDependencySynchronize`, `cudaTriggerProgrammaticLaunchCompletion`) and the PTX
+/// instructions they are (PTX ISA, griddepcontrol: `griddepcontrol.wait`,
+/// `griddepcontrol.launch_dependents`, inline `asm` lowered to these names). CUDA only, compute
+/// capability 9.0 or higher (`legacy::arch_gate` refuses them below).
+pub const PDL_CALLS: &[&str] = &[
+    "cudaGridDependencySynchronize",
+    "cudaTriggerProgrammaticLaunchCompletion",
+    "griddepcontrol.wait",
+    "griddepcontrol.launch_dependents",
+];
 
 /// Device-side `assert` as the preprocessor's `assert(e)` macro writes it
 /// (`__crosslane_assert((e), "e")`, `pp::headers::assert_macro`): `machine::assert` stops the

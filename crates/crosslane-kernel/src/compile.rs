@@ -837,6 +837,24 @@ impl Compiler {
             );
             return;
         }
+        // Programmatic Dependent Launch is CUDA's (`builtins::PDL_CALLS`): HIP and the other
+        // dialects declare none of its names.
+        if builtins::PDL_CALLS.contains(&name)
+            && check.dialect != Dialect::Cuda
+            && !self.by_name.contains_key(name)
+        {
+            self.undeclared(
+                e.span,
+                format!(
+                    "`{name}` is CUDA's Programmatic Dependent Launch (CUDA C++ Programming \
+                     Guide, Programmatic Dependent Launch and Synchronization, sm_90) and this \
+                     run is {}, which declares no such function: drop the call (with no \
+                     programmatic launch before it, it waits for nothing)",
+                    check.dialect.title()
+                ),
+            );
+            return;
+        }
         if !self.by_name.contains_key(name)
             && name != super::parser::FN_NULL
             && builtin(name).is_none()

@@ -95,6 +95,14 @@ const ARCH_GATED: &[(&[&str], u32, &str, &str)] = &[
         "write the reduction with `__shfl_xor_sync` (a butterfly over offsets 16, 8, 4, 2, 1)",
     ),
     (
+        crate::builtins::PDL_CALLS,
+        90,
+        "Programmatic Dependent Launch and Synchronization; PTX ISA, griddepcontrol: sm_90 \
+         or higher",
+        "put the call under `#if __CUDA_ARCH__ >= 900` (a launch with no programmatic \
+         dependency starts after the work before it has completed, so it waits for nothing)",
+    ),
+    (
         WARP_MATCH,
         70,
         "Warp Match Functions",
@@ -118,8 +126,8 @@ pub(crate) fn sm_number(arch: Option<&str>) -> Option<u32> {
 
 /// Refuses the first call of an intrinsic of `ARCH_GATED` when `--arch` names a target
 /// below the first that has it (CUDA C++ Programming Guide: Warp Reduce Functions, compute
-/// capability 8.x or higher; Warp Match Functions, 7.x or higher). No `--arch` is sm_90, which
-/// has them all. The walk has no recursion.
+/// capability 8.x or higher; Warp Match Functions, 7.x or higher; Programmatic Dependent Launch
+/// and Synchronization, 9.0). No `--arch` is sm_90, which has them all. The walk has no recursion.
 ///
 /// # Errors
 /// The first such call, at its line, saying what to write instead.

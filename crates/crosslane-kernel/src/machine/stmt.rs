@@ -762,6 +762,18 @@ fn ordering_note(d: Dialect, name: &str, warp_sync: bool) -> (String, &'static s
                 "clang AMDGPU builtins (__builtin_amdgcn_s_sleep); AMD ISA, S_SLEEP",
             )
         }
+        "cudaGridDependencySynchronize" | "griddepcontrol.wait" => {
+            return (
+                format!("`{name}` waits until the grids this launch depends on programmatically have completed: no launch here is programmatic (a `<<<…>>>` or `cudaLaunchKernel` launch starts after the work before it in its stream has completed), so it returns at once and no value changes"),
+                "CUDA C++ Programming Guide, Programmatic Dependent Launch and Synchronization; PTX ISA, griddepcontrol",
+            )
+        }
+        "cudaTriggerProgrammaticLaunchCompletion" | "griddepcontrol.launch_dependents" => {
+            return (
+                format!("`{name}` only lets a later launch that depends on this one programmatically start early: it makes no memory visible and changes no value of this kernel"),
+                "CUDA C++ Programming Guide, Programmatic Dependent Launch and Synchronization; PTX ISA, griddepcontrol",
+            )
+        }
         "__builtin_amdgcn_s_waitcnt" => {
             return (
                 format!("`{name}` waits until the wave's outstanding memory operations complete: here every memory operation completes at once, so nothing is outstanding and no value changes"),

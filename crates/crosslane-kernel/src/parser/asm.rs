@@ -24,7 +24,8 @@
 //! float, packed-half or bit instruction (`ex2.approx.f32`, `fma.rn.f16x2`, `lop3.b32`, …)
 //! runs as [`crate::ptx_ops`] lists ([`super::asm_alu`]); one global load or store
 //! (`ld.global.nc.v4.s32`, `st.global.v4.s32`) as its element accesses ([`super::asm_mem`]);
-//! every other instruction is refused
+//! `griddepcontrol.wait` / `griddepcontrol.launch_dependents` as the calls of
+//! `builtins::PDL_CALLS`; every other instruction is refused
 //! before the run, by name, with the intrinsic to call instead.
 
 use super::{PResult, Parser};
@@ -89,6 +90,33 @@ impl Parser<'_> {
             || instr.starts_with('{')
         {
             return self.asm_warp_op(at, instr);
+        }
+        // `griddepcontrol.wait;` / `griddepcontrol.launch_dependents;` (PTX ISA, griddepcontrol:
+        // the instructions of `cudaGridDependencySynchronize` and
+        // `cudaTriggerProgrammaticLaunchCompletion`): the call of that name
+        // (`builtins::PDL_CALLS`), operands and clobbers skipped.
+        if let Some(&pdl) = crate::builtins::PDL_CALLS
+            .iter()
+            .find(|n| n.starts_with("griddepcontrol") && **n == single)
+        {
+            let mut depth = 0usize;
+            loop {
+                match self.peek(0) {
+                    Tok::Eof => return self.err("`)` to close the `asm`"),
+                    Tok::Punct("(") => depth += 1,
+                    Tok::Punct(")") if depth == 0 => break,
+                    Tok::Punct(")") => depth -= 1,
+                    _ => {}
+                }
+                self.bump();
+            }
+            self.expect_punct(")")?;
+            self.expect_punct(";")?;
+            return Ok(Stmt {
+                kind: StmtKind::Expr(Expr::new(ExprKind::Call(pdl.to_string(), Vec::new()), at)),
+                span: at,
+                end: self.last_end(),
+            });
         }
         let reg = [
             "mov.u32%0,%%",

@@ -16,7 +16,9 @@
 //! - an earlier launch given the buffer: recorded with the launch (`HostArg::prior_ids`), which
 //!   runs first (`crate::sequence`), so the buffer holds what it left, as on the device.
 //! - anything else that may write it (a call the reading does not know given the pointer, a
-//!   device-to-device copy): said, naming the statement.
+//!   device-to-device copy): said, naming the statement. A call whose parameter there is a
+//!   pointer or reference to const (`bool is_aligned(const void* p)`) only reads it (C++17
+//!   [dcl.type.cv]/4), so the buffer keeps its cells.
 
 use super::host::{text_of, DevWrite, HostState, READ_CALLS};
 use super::Parser;
@@ -241,6 +243,10 @@ impl Parser<'_> {
                 })
                 && copy_source_only(toks, k, end);
             if !(arg || member) || cast || except.contains(n) {
+                continue;
+            }
+            // `is_aligned(d)` with `bool is_aligned(const void* p)`: a read (`const_param_arg`).
+            if arg && !matches!(prev, Some(Tok::Punct("&"))) && self.const_param_arg(k, j) {
                 continue;
             }
             // An alias of a device pointer (`host_ptr`): the allocation it points into.
@@ -718,4 +724,151 @@ fn copy_source_only(toks: &[crate::lexer::Token], k: usize, end: usize) -> bool 
             matches!(toks[i - 1].tok, Tok::Punct(","))
                 && matches!(&toks[start].tok, Tok::Ident(c) if COPY_CALLS.contains(&c.as_str()))
         })
+}
+
+/// Most declarations of one callee [`Parser::const_param_arg`] reads.
+const MAX_DECLS: usize = 16;
+
+/// Most tokens walked back from an argument to the `(` of its call.
+const MAX_ARG_BACK: usize = 256;
+
+impl Parser<'_> {
+    /// Whether the argument whose first token is `j` (in the statement starting at `k`) is given
+    /// to a function of the source that every one of its declarations takes there as a pointer
+    /// or reference to const (`bool is_aligned(const void* p)`, `T const* x`, `const S& s`):
+    /// the call cannot write the cells through it (C++17 [dcl.type.cv]/4; for the host reading a
+    /// pointer-to-const parameter is a read), so the buffer keeps what it held. `false` where no
+    /// declaration is found, one takes it otherwise (`T*`, `T* const`, `const T**`), or a body
+    /// casts a pointer's const away (`const_cast`, a C-style `(T*)` cast).
+    pub(super) fn const_param_arg(&self, k: usize, j: usize) -> bool {
+        let toks = self.toks;
+        // The `(` of the call whose argument this is, and the argument's position.
+        let (mut depth, mut index, mut open) = (0usize, 0usize, None);
+        for i in (k..j).rev().take(MAX_ARG_BACK) {
+            match toks[i].tok {
+                Tok::Punct(")" | "]" | "}") => depth += 1,
+                Tok::Punct("(" | "[" | "{") if depth > 0 => depth -= 1,
+                Tok::Punct("(") => {
+                    open = Some(i);
+                    break;
+                }
+                Tok::Punct("[" | "{") => return false,
+                Tok::Punct(",") if depth == 0 => index += 1,
+                _ => {}
+            }
+        }
+        let Some(Tok::Ident(callee)) = open.and_then(|o| o.checked_sub(1)).map(|c| &toks[c].tok)
+        else {
+            return false;
+        };
+        let mut found = 0usize;
+        for (i, t) in toks.iter().enumerate() {
+            if !matches!(&t.tok, Tok::Ident(n) if n == callee)
+                || !matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+            {
+                continue;
+            }
+            // A declaration: a type before the name (`bool f(`, `T* f(`, `S<T> f(`), and after
+            // its parameters a body or `;`.
+            let declared = i.checked_sub(1).is_some_and(|p| match &toks[p].tok {
+                Tok::Ident(w) => !matches!(
+                    w.as_str(),
+                    "return" | "else" | "case" | "new" | "delete" | "throw" | "sizeof" | "do"
+                ),
+                Tok::Punct("*" | "&" | ">") => true,
+                _ => false,
+            });
+            let Some(close) = self.closing(i + 1).filter(|_| declared) else {
+                continue;
+            };
+            let mut after = close + 1;
+            while matches!(toks.get(after).map(|t| &t.tok), Some(Tok::Ident(w)) if matches!(w.as_str(), "const" | "noexcept" | "override"))
+            {
+                after += 1;
+            }
+            let body = match toks.get(after).map(|t| &t.tok) {
+                Some(Tok::Punct(";")) => None,
+                Some(Tok::Punct("{")) => match self.closing(after) {
+                    Some(c) => Some((after, c)),
+                    None => return false,
+                },
+                _ => continue,
+            };
+            found += 1;
+            if found > MAX_DECLS {
+                return false;
+            }
+            let parts = super::host::split_commas(toks, i + 2, close);
+            let Some(&(a, b)) = parts.get(index) else {
+                return false;
+            };
+            // A default argument is no part of the type.
+            let b = (a..b)
+                .find(|&q| matches!(toks[q].tok, Tok::Punct("=")))
+                .unwrap_or(b);
+            if !const_pointee(&toks[a..b]) {
+                return false;
+            }
+            if let Some((o, c)) = body {
+                if casts_const_away(&toks[o..c]) {
+                    return false;
+                }
+            }
+        }
+        found > 0
+    }
+}
+
+/// Whether a parameter's declaration `seg` is a pointer or reference to const: `const` before
+/// its first `*` or `&` (east const included: `T const* p`), at most one `*`, and not both a
+/// `*` and a `&` (`const T*& p` may change the caller's pointer).
+fn const_pointee(seg: &[crate::lexer::Token]) -> bool {
+    let first_ref = seg
+        .iter()
+        .position(|t| matches!(t.tok, Tok::Punct("*" | "&" | "&&")));
+    let first_const = seg
+        .iter()
+        .position(|t| matches!(&t.tok, Tok::Ident(n) if n == "const"));
+    let stars = seg
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Punct("*")))
+        .count();
+    let refs = seg
+        .iter()
+        .filter(|t| matches!(t.tok, Tok::Punct("&" | "&&")))
+        .count();
+    match (first_const, first_ref) {
+        (Some(c), Some(r)) => c < r && stars + refs == 1,
+        _ => false,
+    }
+}
+
+/// Whether a body holds `const_cast` or a C-style cast to a pointer type written without
+/// `const` (`(char*)p`, `(void *) p`): a write through a parameter whose const it casts away.
+fn casts_const_away(body: &[crate::lexer::Token]) -> bool {
+    body.iter().enumerate().any(|(i, t)| match &t.tok {
+        Tok::Ident(n) => n == "const_cast",
+        Tok::Punct("(") => {
+            let inner: Vec<_> = body[i + 1..]
+                .iter()
+                .take(6)
+                .take_while(|t| !matches!(t.tok, Tok::Punct(")")))
+                .collect();
+            inner.len() < 6
+                && body
+                    .get(i + 1 + inner.len())
+                    .is_some_and(|t| matches!(t.tok, Tok::Punct(")")))
+                && inner
+                    .first()
+                    .is_some_and(|t| matches!(t.tok, Tok::Ident(_)))
+                && inner
+                    .last()
+                    .is_some_and(|t| matches!(t.tok, Tok::Punct("*")))
+                && inner.iter().all(|t| {
+                    matches!(&t.tok, Tok::Ident(n) if n != "const")
+                        || matches!(t.tok, Tok::Punct("*" | "::"))
+                })
+        }
+        _ => false,
+    })
 }
