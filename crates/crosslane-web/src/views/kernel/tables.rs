@@ -304,7 +304,7 @@ pub fn memory_table(
 
 #[cfg(test)]
 mod tests {
-    use crate::views::kernel::tables::float_text;
+    use super::float_text;
 
     /// Python 3's `repr` of the same doubles picks the same form (exponent or not) and the same
     /// digits: `repr(1.234e-22)` = '1.234e-22', `repr(1e16)` = '1e+16', `repr(1e15)` =
