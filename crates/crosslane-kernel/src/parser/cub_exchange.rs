@@ -44,16 +44,7 @@ impl Parser<'_> {
         record: bool,
         at: Span,
     ) -> PResult<CubClass> {
-        let elem = match (record, self.base_type()) {
-            (false, Ok(Ty::Val(v))) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
-        };
+        let elem = self.cub_scalar_elem(name, record, at)?;
         self.expect_punct(",")?;
         let warp = self.cub_warp();
         let block = name == "BlockExchange";
@@ -80,16 +71,7 @@ impl Parser<'_> {
             } else {
                 warp
             };
-            if threads > warp || !threads.is_power_of_two() {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "{name}<T, {items}, {threads}>: a logical warp of a power of two up to \
-                         the {warp}-lane warp"
-                    ),
-                ));
-            }
+            self.cub_logical_warp(&format!("{name}<T, {items}, {threads}>"), threads, at)?;
             (threads, items)
         };
         if threads > 1024 || items > MAX_ITEMS {

@@ -34,7 +34,7 @@ use super::{PResult, Parser};
 use crate::ast::*;
 use crate::builtins::VALID_ONLY;
 use crate::lexer::Tok;
-use crate::types::{BinOp, Ty};
+use crate::types::{BinOp, Ty, ValTy};
 use crate::KernelError;
 
 /// The algorithms after `BLOCK_LOAD_` / `BLOCK_STORE_`.
@@ -56,6 +56,58 @@ fn striped(alg: &str) -> bool {
 }
 
 impl Parser<'_> {
+    /// The `T` of a load, store or exchange class (`BlockLoad<T, …>`, `WarpLoad<T, …>`,
+    /// `BlockExchange<T, …>`, …) after the name: a scalar type (`record`: `T` was a struct).
+    ///
+    /// # Errors
+    /// A struct or vector `T`.
+    pub(super) fn cub_scalar_elem(&mut self, name: &str, record: bool, at: Span) -> PResult<ValTy> {
+        match (record, self.base_type()) {
+            (false, Ok(Ty::Val(v))) if v.lanes == 1 => Ok(v),
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
+            )),
+        }
+    }
+
+    /// The `ALGORITHM` argument of a load or store class after its `,` (qualifiers skipped):
+    /// `prefix` followed by one of `algorithms` (CUB API, `cub::BlockLoadAlgorithm`,
+    /// `cub::WarpLoadAlgorithm` and their store counterparts).
+    ///
+    /// # Errors
+    /// Any other name, with the list of those written out.
+    pub(super) fn cub_algorithm(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        algorithms: &[&str],
+    ) -> PResult<String> {
+        self.skip_cub_ns();
+        let alg_at = self.span();
+        let known = match self.peek(0) {
+            Tok::Ident(a) => a
+                .strip_prefix(prefix)
+                .is_some_and(|rest| algorithms.contains(&rest))
+                .then(|| a.clone()),
+            _ => None,
+        };
+        let Some(a) = known else {
+            let list: Vec<String> = algorithms.iter().map(|a| format!("{prefix}{a}")).collect();
+            return Err(KernelError::new(
+                alg_at.line,
+                alg_at.col,
+                format!(
+                    "{name}'s ALGORITHM must be written as one of {} here",
+                    list.join(", ")
+                ),
+            ));
+        };
+        self.bump();
+        Ok(a)
+    }
+
     /// The template arguments of `BlockLoad<T, X, N[, ALGORITHM[, Y[, Z]]]>` (or
     /// `BlockStore`) after `T` (`record`: `T` was a struct).
     ///
@@ -68,16 +120,7 @@ impl Parser<'_> {
         record: bool,
         at: Span,
     ) -> PResult<CubClass> {
-        let elem = match (record, self.base_type()) {
-            (false, Ok(Ty::Val(v))) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
-        };
+        let elem = self.cub_scalar_elem(name, record, at)?;
         self.expect_punct(",")?;
         let mut threads = self.cub_const(&format!("{name}'s BLOCK_DIM_X"))?;
         self.expect_punct(",")?;
@@ -89,28 +132,7 @@ impl Parser<'_> {
         };
         let mut alg = format!("{prefix}DIRECT");
         if self.eat(",") {
-            self.skip_cub_ns();
-            let alg_at = self.span();
-            let known = match self.peek(0) {
-                Tok::Ident(a) => a
-                    .strip_prefix(prefix)
-                    .is_some_and(|rest| ALGORITHMS.contains(&rest))
-                    .then(|| a.clone()),
-                _ => None,
-            };
-            let Some(a) = known else {
-                let list: Vec<String> = ALGORITHMS.iter().map(|a| format!("{prefix}{a}")).collect();
-                return Err(KernelError::new(
-                    alg_at.line,
-                    alg_at.col,
-                    format!(
-                        "{name}'s ALGORITHM must be written as one of {} here",
-                        list.join(", ")
-                    ),
-                ));
-            };
-            self.bump();
-            alg = a;
+            alg = self.cub_algorithm(name, prefix, ALGORITHMS)?;
             for dim in ["BLOCK_DIM_Y", "BLOCK_DIM_Z"] {
                 if !self.eat(",") {
                     break;
