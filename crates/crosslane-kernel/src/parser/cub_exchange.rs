@@ -261,35 +261,23 @@ impl Parser<'_> {
                 }
             }
         };
-        let cell = |p: &mut Self, base: &str, k: Expr| {
-            let b = p.e_ident(at, base);
-            let s = p.syn_span(at);
-            Expr::new(ExprKind::Index(Box::new(b), Box::new(k)), s)
-        };
-        let assign = |p: &mut Self, target: Expr, value: Expr| {
-            let s = p.syn_span(at);
-            stmt(StmtKind::Expr(Expr::new(
-                ExprKind::Assign(None, Box::new(target), Box::new(value)),
-                s,
-            )))
-        };
         let mut body = Vec::new();
         for i in 0..n_n {
             let k = position(self, from, i);
-            let place = cell(self, "scratch", k);
+            let place = self.e_index(at, "scratch", k);
             let ie = self.e_int(at, i);
-            let item = cell(self, "input", ie);
-            body.push(assign(self, place, item));
+            let item = self.e_index(at, "input", ie);
+            body.push(stmt(StmtKind::Expr(self.e_assign(at, place, item))));
         }
         let sync = if block { "__syncthreads" } else { "__syncwarp" };
         let s = self.e_call(at, sync, Vec::new());
         body.push(stmt(StmtKind::Expr(s)));
         for i in 0..n_n {
             let k = position(self, to, i);
-            let value = cell(self, "scratch", k);
+            let value = self.e_index(at, "scratch", k);
             let ie = self.e_int(at, i);
-            let item = cell(self, "output", ie);
-            body.push(assign(self, item, value));
+            let item = self.e_index(at, "output", ie);
+            body.push(stmt(StmtKind::Expr(self.e_assign(at, item, value))));
         }
         body.push(stmt(StmtKind::Return(None)));
         self.push_built_fn(&fname, Ty::Void, params, stmt(StmtKind::Block(body)), at);

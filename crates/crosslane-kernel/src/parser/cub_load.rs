@@ -368,23 +368,11 @@ impl Parser<'_> {
                 let first = self.e_bin(at, BinOp::Mul, t, n);
                 self.e_bin(at, BinOp::Add, first, i_e)
             };
-            let cell = |p: &mut Self, base: &str, k: Expr| {
-                let b = p.e_ident(at, base);
-                let s = p.syn_span(at);
-                Expr::new(ExprKind::Index(Box::new(b), Box::new(k)), s)
-            };
-            let assign = |p: &mut Self, target: Expr, value: Expr| {
-                let s = p.syn_span(at);
-                stmt(StmtKind::Expr(Expr::new(
-                    ExprKind::Assign(None, Box::new(target), Box::new(value)),
-                    s,
-                )))
-            };
             let ie = self.e_int(at, i64::from(i));
-            let item = cell(self, "items", ie);
-            let mem = cell(self, "ptr", idx.clone());
+            let item = self.e_index(at, "items", ie);
+            let mem = self.e_index(at, "ptr", idx.clone());
             let (target, value) = if load { (item, mem) } else { (mem, item) };
-            let copy = assign(self, target, value);
+            let copy = stmt(StmtKind::Expr(self.e_assign(at, target, value)));
             if extra == 0 {
                 body.push(copy);
                 continue;
@@ -395,21 +383,23 @@ impl Parser<'_> {
                 None
             } else if extra >= 2 {
                 let ie = self.e_int(at, i64::from(i));
-                let item = cell(self, "items", ie);
+                let item = self.e_index(at, "items", ie);
                 let oob = self.e_ident(at, "oob");
-                Some(Box::new(assign(self, item, oob)))
+                Some(Box::new(stmt(StmtKind::Expr(self.e_assign(at, item, oob)))))
             } else {
                 // Undefined: `__crosslane_valid_only(T(0), idx < valid, why)` where the
                 // condition is false.
                 let ie = self.e_int(at, i64::from(i));
-                let item = cell(self, "items", ie);
+                let item = self.e_index(at, "items", ie);
                 let z = self.e_int(at, 0);
                 let s = self.syn_span(at);
                 let zero = Expr::new(ExprKind::Cast(Ty::Val(c.elem), Box::new(z)), s);
                 let s = self.syn_span(at);
                 let w = Expr::new(ExprKind::Str(why.clone()), s);
                 let undef = self.e_call(at, VALID_ONLY, vec![zero, inside.clone(), w]);
-                Some(Box::new(assign(self, item, undef)))
+                Some(Box::new(stmt(StmtKind::Expr(
+                    self.e_assign(at, item, undef),
+                ))))
             };
             body.push(stmt(StmtKind::If(inside, Box::new(copy), otherwise)));
         }
