@@ -359,6 +359,31 @@ fn first_values(trace: &serde_json::Value) -> Vec<i64> {
         .collect()
 }
 
+/// Writes `src` as `file` in a folder of its own under the temp dir (named by `tag` and the
+/// process id), runs it as one block of 64 threads (`--json --trace none
+/// --threads-per-block 64`), removes the folder, and returns the run's [`first_values`].
+fn run_64_thread_file(tag: &str, file: &str, src: &str) -> Vec<i64> {
+    let dir = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(file);
+    std::fs::write(&path, src).expect("write kernel");
+    let p = path.to_str().expect("utf-8 path");
+    let out = crosslane(
+        &[
+            "run",
+            p,
+            "--json",
+            "--trace",
+            "none",
+            "--threads-per-block",
+            "64",
+        ],
+        None,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    first_values(&json(&out))
+}
+
 #[test]
 fn defines_switch_the_branch_a_conditional_takes() {
     // `WIDE` defined: the #ifdef group (2) runs; not defined, or defined then undefined, the
@@ -713,34 +738,17 @@ fn rdna_arch_makes_hip_waves_32_lanes_unless_lanes_is_given() {
 fn a_maca_file_runs_as_maca_on_its_64_thread_warp() {
     // No MACA mark in the text (no __builtin_mxc): the extension decides. MACA's warp is 64
     // threads (seed 002 §3.4.1), so warpSize is 64 and a 64-bit-mask butterfly sums 0..63.
-    let dir = std::env::temp_dir().join(format!("crosslane-maca-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("sum.maca");
-    std::fs::write(
-        &path,
+    let values = run_64_thread_file(
+        "crosslane-maca",
+        "sum.maca",
         "__global__ void k(int *out) {\n\
            int v = threadIdx.x;\n\
            for (int m = 32; m > 0; m >>= 1) v += __shfl_xor_sync(~0ull, v, m);\n\
            out[threadIdx.x] = v * 100 + warpSize;\n\
          }\n",
-    )
-    .expect("write kernel");
-    let p = path.to_str().expect("utf-8 path");
-    let out = crosslane(
-        &[
-            "run",
-            p,
-            "--json",
-            "--trace",
-            "none",
-            "--threads-per-block",
-            "64",
-        ],
-        None,
     );
-    let _ = std::fs::remove_dir_all(&dir);
     // 2016 * 100 + 64.
-    assert_eq!(first_values(&json(&out)), vec![201_664; 64]);
+    assert_eq!(values, vec![201_664; 64]);
 }
 
 #[test]
@@ -749,32 +757,15 @@ fn a_cu_file_with_metax_marks_runs_as_maca() {
     // MACA on the 64-thread warp: `__shfl_down_sync_16(m, v, d)` = `__shfl_down_sync(m, v, d,
     // 16)`, and the tree 8, 4, 2, 1 leaves in each group's first lane the sum of its 16 lane
     // numbers (by hand: 120, 376, 632, 888); `warpSize` is 64.
-    let dir = std::env::temp_dir().join(format!("crosslane-metax-cu-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("group_sum.cu");
-    std::fs::write(
-        &path,
+    let values = run_64_thread_file(
+        "crosslane-metax-cu",
+        "group_sum.cu",
         "__global__ void k(int *out) {\n\
            int v = threadIdx.x;\n\
            for (int d = 8; d > 0; d >>= 1) v += __shfl_down_sync_16(0xffffffffffffffffULL, v, d);\n\
            out[threadIdx.x] = (threadIdx.x % 16 == 0) ? v * 100 + warpSize : 0;\n\
          }\n",
-    )
-    .expect("write kernel");
-    let p = path.to_str().expect("utf-8 path");
-    let out = crosslane(
-        &[
-            "run",
-            p,
-            "--json",
-            "--trace",
-            "none",
-            "--threads-per-block",
-            "64",
-        ],
-        None,
     );
-    let _ = std::fs::remove_dir_all(&dir);
     let want: Vec<i64> = (0..64)
         .map(|t| {
             if t % 16 == 0 {
@@ -784,7 +775,7 @@ fn a_cu_file_with_metax_marks_runs_as_maca() {
             }
         })
         .collect();
-    assert_eq!(first_values(&json(&out)), want);
+    assert_eq!(values, want);
 }
 
 #[test]

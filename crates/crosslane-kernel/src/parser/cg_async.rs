@@ -133,47 +133,7 @@ impl Parser<'_> {
         }
         // `sizeof(T)` as the parser reads it for a value type.
         let size = u64::from(elem.scalar.bits().max(8) / 8) * u64::from(elem.lanes);
-        let (u64_ty, u32_ty) = (
-            Ty::Val(ValTy::scalar(Scalar::U64)),
-            Ty::Val(ValTy::scalar(Scalar::U32)),
-        );
-        let mut b = Build::fresh(&mut self.syn, at);
-        // `for (unsigned long long i = r; i < bytes / sizeof(T); i += n)`
-        let r = b.ident("r");
-        let init = b.decl("i", u64_ty, Some(r));
-        let (i, bytes) = (b.ident("i"), b.ident("bytes"));
-        let t = b.node(ExprKind::SizeOf(size));
-        let count = b.bin(BinOp::Div, bytes, t);
-        let cond = b.bin(BinOp::Lt, i, count);
-        let (i, n) = (b.ident("i"), b.ident("n"));
-        let next = b.assign(Some(BinOp::Add), i, n);
-        // `{ d[i] = s[i]; mark(d + i, sizeof(T), 1); }`
-        let (d, i) = (b.ident("d"), b.ident("i"));
-        let to = b.node(ExprKind::Index(Box::new(d), Box::new(i)));
-        let (s, i) = (b.ident("s"), b.ident("i"));
-        let from = b.node(ExprKind::Index(Box::new(s), Box::new(i)));
-        let copy = b.assign(None, to, from);
-        let copy = b.expr_stmt(copy);
-        let (d, i) = (b.ident("d"), b.ident("i"));
-        let cell = b.bin(BinOp::Add, d, i);
-        let t = b.node(ExprKind::SizeOf(size));
-        let one = b.int(1);
-        let mark = b.call(crate::machine::async_copy::ASYNC_COPY, vec![cell, t, one]);
-        let mark = b.expr_stmt(mark);
-        let inner = b.block(vec![copy, mark]);
-        let each = b.for_(init, cond, next, inner);
-        // `commit();`
-        let commit = b.call(crate::machine::async_copy::ASYNC_COMMIT, Vec::new());
-        let commit = b.expr_stmt(commit);
-        let body = b.block(vec![each, commit]);
-        let params = vec![
-            b.param("d", Ty::Ptr(elem)),
-            b.param("s", Ty::Ptr(elem)),
-            b.param("bytes", u64_ty),
-            b.param("r", u32_ty),
-            b.param("n", u32_ty),
-        ];
-        self.push_built_fn(&fname, Ty::Void, params, body, at);
+        self.cg_push_copy_fn(&fname, size, &[("d".into(), "s".into(), elem)], at);
         fname
     }
 
@@ -193,10 +153,13 @@ impl Parser<'_> {
         if self.fn_types.contains_key(&fname) {
             return Ok(fname);
         }
-        let mut members = Vec::new();
+        // Each member's destination and source arrays.
+        let mut arrays = Vec::new();
         for l in self.leaves(record, at)? {
             match l.ty {
-                Ty::Val(v) if l.count == 0 => members.push((l.path, v)),
+                Ty::Val(v) if l.count == 0 => {
+                    arrays.push((format!("d.{}", l.path), format!("s.{}", l.path), v));
+                }
                 _ => {
                     return Err(KernelError::new(
                         at.line,
@@ -211,12 +174,28 @@ impl Parser<'_> {
             }
         }
         let whole = self.struct_size(record, at)?;
+        self.cg_push_copy_fn(&fname, whole, &arrays, at);
+        Ok(fname)
+    }
+
+    /// Builds and registers `fname(d…, s…, unsigned long long bytes, unsigned r, unsigned n)`,
+    /// the copy both [`Parser::cg_copy_fn`] and [`Parser::cg_copy_struct_fn`] call: over
+    /// `arrays` (each a destination and a source array and their element type), thread `r` of
+    /// `n` copies elements `r`, `r + n`, … below `bytes / whole`, each array's element copied
+    /// and marked not yet complete, then commits the batch (module comment).
+    fn cg_push_copy_fn(
+        &mut self,
+        fname: &str,
+        whole: u64,
+        arrays: &[(String, String, ValTy)],
+        at: Span,
+    ) {
         let (u64_ty, u32_ty) = (
             Ty::Val(ValTy::scalar(Scalar::U64)),
             Ty::Val(ValTy::scalar(Scalar::U32)),
         );
         let mut b = Build::fresh(&mut self.syn, at);
-        // `for (unsigned long long i = r; i < bytes / sizeof(S); i += n)`
+        // `for (unsigned long long i = r; i < bytes / whole; i += n)`
         let r = b.ident("r");
         let init = b.decl("i", u64_ty, Some(r));
         let (i, bytes) = (b.ident("i"), b.ident("bytes"));
@@ -225,17 +204,18 @@ impl Parser<'_> {
         let cond = b.bin(BinOp::Lt, i, count);
         let (i, n) = (b.ident("i"), b.ident("n"));
         let next = b.assign(Some(BinOp::Add), i, n);
-        // `{ d.m[i] = s.m[i]; mark(d.m + i, sizeof(m), 1); … }`
+        // `{ d[i] = s[i]; mark(d + i, sizeof(*d), 1); … }`
         let mut inner = Vec::new();
-        for (m, ty) in &members {
+        for (dst, src, ty) in arrays {
+            // `sizeof` as the parser reads it for a value type.
             let size = u64::from(ty.scalar.bits().max(8) / 8) * u64::from(ty.lanes);
-            let (d, i) = (b.ident(&format!("d.{m}")), b.ident("i"));
+            let (d, i) = (b.ident(dst), b.ident("i"));
             let to = b.node(ExprKind::Index(Box::new(d), Box::new(i)));
-            let (s, i) = (b.ident(&format!("s.{m}")), b.ident("i"));
+            let (s, i) = (b.ident(src), b.ident("i"));
             let from = b.node(ExprKind::Index(Box::new(s), Box::new(i)));
             let copy = b.assign(None, to, from);
             inner.push(b.expr_stmt(copy));
-            let (d, i) = (b.ident(&format!("d.{m}")), b.ident("i"));
+            let (d, i) = (b.ident(dst), b.ident("i"));
             let cell = b.bin(BinOp::Add, d, i);
             let t = b.node(ExprKind::SizeOf(size));
             let one = b.int(1);
@@ -244,19 +224,20 @@ impl Parser<'_> {
         }
         let inner = b.block(inner);
         let each = b.for_(init, cond, next, inner);
+        // `commit();`
         let commit = b.call(crate::machine::async_copy::ASYNC_COMMIT, Vec::new());
         let commit = b.expr_stmt(commit);
         let body = b.block(vec![each, commit]);
-        let mut params = Vec::new();
-        for side in ["d", "s"] {
-            for (m, ty) in &members {
-                params.push(b.param(&format!("{side}.{m}"), Ty::Ptr(*ty)));
-            }
+        let mut params: Vec<Param> = arrays
+            .iter()
+            .map(|(dst, _, ty)| b.param(dst, Ty::Ptr(*ty)))
+            .collect();
+        for (_, src, ty) in arrays {
+            params.push(b.param(src, Ty::Ptr(*ty)));
         }
         params.push(b.param("bytes", u64_ty));
         params.push(b.param("r", u32_ty));
         params.push(b.param("n", u32_ty));
-        self.push_built_fn(&fname, Ty::Void, params, body, at);
-        Ok(fname)
+        self.push_built_fn(fname, Ty::Void, params, body, at);
     }
 }

@@ -758,12 +758,7 @@ impl Parser<'_> {
         value: &Expr,
         at: Span,
     ) -> PResult<(String, bool, Ty)> {
-        let call = self.operator_call(sym, vec![value.clone(), value.clone()], at)?;
-        let Some(Expr {
-            kind: ExprKind::Call(key, _),
-            ..
-        }) = call
-        else {
+        let Some(key) = self.self_operator_key(sym, value, at)? else {
             return Err(KernelError::new(
                 at.line,
                 at.col,

@@ -127,6 +127,20 @@ impl Parser<'_> {
         self.e_call(at, "make_uint3", parts)
     }
 
+    /// `base[k]`, `base` a name.
+    pub(super) fn e_index(&mut self, at: Span, base: &str, k: Expr) -> Expr {
+        let b = self.e_ident(at, base);
+        self.cg_node(at, ExprKind::Index(Box::new(b), Box::new(k)))
+    }
+
+    /// `target = value`.
+    pub(super) fn e_assign(&mut self, at: Span, target: Expr, value: Expr) -> Expr {
+        self.cg_node(
+            at,
+            ExprKind::Assign(None, Box::new(target), Box::new(value)),
+        )
+    }
+
     /// `base.field`.
     pub(super) fn e_member(&mut self, at: Span, base: Expr, field: &str) -> Expr {
         self.cg_node(at, ExprKind::Member(Box::new(base), field.to_string()))

@@ -44,16 +44,7 @@ impl Parser<'_> {
         record: bool,
         at: Span,
     ) -> PResult<CubClass> {
-        let elem = match (record, self.base_type()) {
-            (false, Ok(Ty::Val(v))) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
-        };
+        let elem = self.cub_scalar_elem(name, record, at)?;
         self.expect_punct(",")?;
         let warp = self.cub_warp();
         let block = name == "BlockExchange";
@@ -80,16 +71,7 @@ impl Parser<'_> {
             } else {
                 warp
             };
-            if threads > warp || !threads.is_power_of_two() {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "{name}<T, {items}, {threads}>: a logical warp of a power of two up to \
-                         the {warp}-lane warp"
-                    ),
-                ));
-            }
+            self.cub_logical_warp(&format!("{name}<T, {items}, {threads}>"), threads, at)?;
             (threads, items)
         };
         if threads > 1024 || items > MAX_ITEMS {
@@ -279,35 +261,23 @@ impl Parser<'_> {
                 }
             }
         };
-        let cell = |p: &mut Self, base: &str, k: Expr| {
-            let b = p.e_ident(at, base);
-            let s = p.syn_span(at);
-            Expr::new(ExprKind::Index(Box::new(b), Box::new(k)), s)
-        };
-        let assign = |p: &mut Self, target: Expr, value: Expr| {
-            let s = p.syn_span(at);
-            stmt(StmtKind::Expr(Expr::new(
-                ExprKind::Assign(None, Box::new(target), Box::new(value)),
-                s,
-            )))
-        };
         let mut body = Vec::new();
         for i in 0..n_n {
             let k = position(self, from, i);
-            let place = cell(self, "scratch", k);
+            let place = self.e_index(at, "scratch", k);
             let ie = self.e_int(at, i);
-            let item = cell(self, "input", ie);
-            body.push(assign(self, place, item));
+            let item = self.e_index(at, "input", ie);
+            body.push(stmt(StmtKind::Expr(self.e_assign(at, place, item))));
         }
         let sync = if block { "__syncthreads" } else { "__syncwarp" };
         let s = self.e_call(at, sync, Vec::new());
         body.push(stmt(StmtKind::Expr(s)));
         for i in 0..n_n {
             let k = position(self, to, i);
-            let value = cell(self, "scratch", k);
+            let value = self.e_index(at, "scratch", k);
             let ie = self.e_int(at, i);
-            let item = cell(self, "output", ie);
-            body.push(assign(self, item, value));
+            let item = self.e_index(at, "output", ie);
+            body.push(stmt(StmtKind::Expr(self.e_assign(at, item, value))));
         }
         body.push(stmt(StmtKind::Return(None)));
         self.push_built_fn(&fname, Ty::Void, params, stmt(StmtKind::Block(body)), at);

@@ -34,7 +34,7 @@ use super::{PResult, Parser};
 use crate::ast::*;
 use crate::builtins::VALID_ONLY;
 use crate::lexer::Tok;
-use crate::types::{BinOp, Ty};
+use crate::types::{BinOp, Ty, ValTy};
 use crate::KernelError;
 
 /// The algorithms after `BLOCK_LOAD_` / `BLOCK_STORE_`.
@@ -56,6 +56,58 @@ fn striped(alg: &str) -> bool {
 }
 
 impl Parser<'_> {
+    /// The `T` of a load, store or exchange class (`BlockLoad<T, …>`, `WarpLoad<T, …>`,
+    /// `BlockExchange<T, …>`, …) after the name: a scalar type (`record`: `T` was a struct).
+    ///
+    /// # Errors
+    /// A struct or vector `T`.
+    pub(super) fn cub_scalar_elem(&mut self, name: &str, record: bool, at: Span) -> PResult<ValTy> {
+        match (record, self.base_type()) {
+            (false, Ok(Ty::Val(v))) if v.lanes == 1 => Ok(v),
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
+            )),
+        }
+    }
+
+    /// The `ALGORITHM` argument of a load or store class after its `,` (qualifiers skipped):
+    /// `prefix` followed by one of `algorithms` (CUB API, `cub::BlockLoadAlgorithm`,
+    /// `cub::WarpLoadAlgorithm` and their store counterparts).
+    ///
+    /// # Errors
+    /// Any other name, with the list of those written out.
+    pub(super) fn cub_algorithm(
+        &mut self,
+        name: &str,
+        prefix: &str,
+        algorithms: &[&str],
+    ) -> PResult<String> {
+        self.skip_cub_ns();
+        let alg_at = self.span();
+        let known = match self.peek(0) {
+            Tok::Ident(a) => a
+                .strip_prefix(prefix)
+                .is_some_and(|rest| algorithms.contains(&rest))
+                .then(|| a.clone()),
+            _ => None,
+        };
+        let Some(a) = known else {
+            let list: Vec<String> = algorithms.iter().map(|a| format!("{prefix}{a}")).collect();
+            return Err(KernelError::new(
+                alg_at.line,
+                alg_at.col,
+                format!(
+                    "{name}'s ALGORITHM must be written as one of {} here",
+                    list.join(", ")
+                ),
+            ));
+        };
+        self.bump();
+        Ok(a)
+    }
+
     /// The template arguments of `BlockLoad<T, X, N[, ALGORITHM[, Y[, Z]]]>` (or
     /// `BlockStore`) after `T` (`record`: `T` was a struct).
     ///
@@ -68,16 +120,7 @@ impl Parser<'_> {
         record: bool,
         at: Span,
     ) -> PResult<CubClass> {
-        let elem = match (record, self.base_type()) {
-            (false, Ok(Ty::Val(v))) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
-        };
+        let elem = self.cub_scalar_elem(name, record, at)?;
         self.expect_punct(",")?;
         let mut threads = self.cub_const(&format!("{name}'s BLOCK_DIM_X"))?;
         self.expect_punct(",")?;
@@ -89,28 +132,7 @@ impl Parser<'_> {
         };
         let mut alg = format!("{prefix}DIRECT");
         if self.eat(",") {
-            self.skip_cub_ns();
-            let alg_at = self.span();
-            let known = match self.peek(0) {
-                Tok::Ident(a) => a
-                    .strip_prefix(prefix)
-                    .is_some_and(|rest| ALGORITHMS.contains(&rest))
-                    .then(|| a.clone()),
-                _ => None,
-            };
-            let Some(a) = known else {
-                let list: Vec<String> = ALGORITHMS.iter().map(|a| format!("{prefix}{a}")).collect();
-                return Err(KernelError::new(
-                    alg_at.line,
-                    alg_at.col,
-                    format!(
-                        "{name}'s ALGORITHM must be written as one of {} here",
-                        list.join(", ")
-                    ),
-                ));
-            };
-            self.bump();
-            alg = a;
+            alg = self.cub_algorithm(name, prefix, ALGORITHMS)?;
             for dim in ["BLOCK_DIM_Y", "BLOCK_DIM_Z"] {
                 if !self.eat(",") {
                     break;
@@ -346,23 +368,11 @@ impl Parser<'_> {
                 let first = self.e_bin(at, BinOp::Mul, t, n);
                 self.e_bin(at, BinOp::Add, first, i_e)
             };
-            let cell = |p: &mut Self, base: &str, k: Expr| {
-                let b = p.e_ident(at, base);
-                let s = p.syn_span(at);
-                Expr::new(ExprKind::Index(Box::new(b), Box::new(k)), s)
-            };
-            let assign = |p: &mut Self, target: Expr, value: Expr| {
-                let s = p.syn_span(at);
-                stmt(StmtKind::Expr(Expr::new(
-                    ExprKind::Assign(None, Box::new(target), Box::new(value)),
-                    s,
-                )))
-            };
             let ie = self.e_int(at, i64::from(i));
-            let item = cell(self, "items", ie);
-            let mem = cell(self, "ptr", idx.clone());
+            let item = self.e_index(at, "items", ie);
+            let mem = self.e_index(at, "ptr", idx.clone());
             let (target, value) = if load { (item, mem) } else { (mem, item) };
-            let copy = assign(self, target, value);
+            let copy = stmt(StmtKind::Expr(self.e_assign(at, target, value)));
             if extra == 0 {
                 body.push(copy);
                 continue;
@@ -373,21 +383,23 @@ impl Parser<'_> {
                 None
             } else if extra >= 2 {
                 let ie = self.e_int(at, i64::from(i));
-                let item = cell(self, "items", ie);
+                let item = self.e_index(at, "items", ie);
                 let oob = self.e_ident(at, "oob");
-                Some(Box::new(assign(self, item, oob)))
+                Some(Box::new(stmt(StmtKind::Expr(self.e_assign(at, item, oob)))))
             } else {
                 // Undefined: `__crosslane_valid_only(T(0), idx < valid, why)` where the
                 // condition is false.
                 let ie = self.e_int(at, i64::from(i));
-                let item = cell(self, "items", ie);
+                let item = self.e_index(at, "items", ie);
                 let z = self.e_int(at, 0);
                 let s = self.syn_span(at);
                 let zero = Expr::new(ExprKind::Cast(Ty::Val(c.elem), Box::new(z)), s);
                 let s = self.syn_span(at);
                 let w = Expr::new(ExprKind::Str(why.clone()), s);
                 let undef = self.e_call(at, VALID_ONLY, vec![zero, inside.clone(), w]);
-                Some(Box::new(assign(self, item, undef)))
+                Some(Box::new(stmt(StmtKind::Expr(
+                    self.e_assign(at, item, undef),
+                ))))
             };
             body.push(stmt(StmtKind::If(inside, Box::new(copy), otherwise)));
         }

@@ -129,12 +129,7 @@ impl Parser<'_> {
     /// # Errors
     /// No `operator+` for the struct, or several equally good.
     fn record_plus(&mut self, x: &Expr, at: Span) -> PResult<String> {
-        let call = self.operator_call("+", vec![x.clone(), x.clone()], at)?;
-        let Some(Expr {
-            kind: ExprKind::Call(key, _),
-            ..
-        }) = call
-        else {
+        let Some(key) = self.self_operator_key("+", x, at)? else {
             return Err(KernelError::new(
                 at.line,
                 at.col,

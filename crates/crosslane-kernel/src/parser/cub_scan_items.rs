@@ -185,10 +185,6 @@ impl Parser<'_> {
         if !inclusive {
             self.items_temp(&tmp_name, ty, None, at);
         }
-        let assign = |p: &mut Self, to: Expr, from: Expr| {
-            let s = p.syn_span(at);
-            Expr::new(ExprKind::Assign(None, Box::new(to), Box::new(from)), s)
-        };
         let mut steps = Vec::new();
         for i in 0..n {
             let input = elem(self, &items, i);
@@ -197,20 +193,20 @@ impl Parser<'_> {
                 // inclusive = inclusive + input[i]; output[i] = inclusive.
                 let sum = self.e_bin(at, BinOp::Add, r, input);
                 let r = self.e_ident(at, &run_name);
-                steps.push(assign(self, r, sum));
+                steps.push(self.e_assign(at, r, sum));
                 let o = elem(self, &outs, i);
                 let r = self.e_ident(at, &run_name);
-                steps.push(assign(self, o, r));
+                steps.push(self.e_assign(at, o, r));
             } else {
                 // t = input[i]; output[i] = inclusive; inclusive = inclusive + t.
                 let t = self.e_ident(at, &tmp_name);
-                steps.push(assign(self, t, input));
+                steps.push(self.e_assign(at, t, input));
                 let o = elem(self, &outs, i);
-                steps.push(assign(self, o, r));
+                steps.push(self.e_assign(at, o, r));
                 let (r, t) = (self.e_ident(at, &run_name), self.e_ident(at, &tmp_name));
                 let sum = self.e_bin(at, BinOp::Add, r, t);
                 let r = self.e_ident(at, &run_name);
-                steps.push(assign(self, r, sum));
+                steps.push(self.e_assign(at, r, sum));
             }
         }
         if let Some(agg) = agg {
@@ -218,7 +214,7 @@ impl Parser<'_> {
             let mut args = vec![self.e_ident(at, &part_name)];
             args.extend(storage);
             let call = self.e_call(at, &f, args);
-            steps.push(assign(self, agg, call));
+            steps.push(self.e_assign(at, agg, call));
         }
         let mut it = steps.into_iter();
         let first = it.next().unwrap_or_else(|| self.e_int(at, 0));

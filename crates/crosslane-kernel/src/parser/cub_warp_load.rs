@@ -17,8 +17,7 @@
 use super::cub::{CubClass, Kind};
 use super::{PResult, Parser};
 use crate::ast::*;
-use crate::lexer::Tok;
-use crate::types::{BinOp, Ty};
+use crate::types::BinOp;
 use crate::KernelError;
 
 /// The algorithms after `WARP_LOAD_` / `WARP_STORE_`.
@@ -40,16 +39,7 @@ impl Parser<'_> {
         record: bool,
         at: Span,
     ) -> PResult<CubClass> {
-        let elem = match (record, self.base_type()) {
-            (false, Ok(Ty::Val(v))) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
-        };
+        let elem = self.cub_scalar_elem(name, record, at)?;
         self.expect_punct(",")?;
         let items = self.cub_const(&format!("{name}'s ITEMS_PER_THREAD"))?;
         let prefix = if name == "WarpLoad" {
@@ -61,42 +51,16 @@ impl Parser<'_> {
         let warp = self.cub_warp();
         let mut threads = warp;
         if self.eat(",") {
-            self.skip_cub_ns();
-            let alg_at = self.span();
-            let known = match self.peek(0) {
-                Tok::Ident(a) => a
-                    .strip_prefix(prefix)
-                    .is_some_and(|rest| ALGORITHMS.contains(&rest))
-                    .then(|| a.clone()),
-                _ => None,
-            };
-            let Some(a) = known else {
-                let list: Vec<String> = ALGORITHMS.iter().map(|a| format!("{prefix}{a}")).collect();
-                return Err(KernelError::new(
-                    alg_at.line,
-                    alg_at.col,
-                    format!(
-                        "{name}'s ALGORITHM must be written as one of {} here",
-                        list.join(", ")
-                    ),
-                ));
-            };
-            self.bump();
-            alg = a;
+            alg = self.cub_algorithm(name, prefix, ALGORITHMS)?;
             if self.eat(",") {
                 threads = self.cub_const(&format!("{name}'s LOGICAL_WARP_THREADS"))?;
             }
         }
-        if threads > warp || !threads.is_power_of_two() {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "{name}<T, {items}, {alg}, {threads}>: a logical warp of a power of two up \
-                     to the {warp}-lane warp"
-                ),
-            ));
-        }
+        self.cub_logical_warp(
+            &format!("{name}<T, {items}, {alg}, {threads}>"),
+            threads,
+            at,
+        )?;
         if items > MAX_ITEMS {
             return Err(KernelError::new(
                 at.line,
@@ -117,6 +81,24 @@ impl Parser<'_> {
             alg,
             value: None,
         })
+    }
+
+    /// Checks the `LOGICAL_WARP_THREADS` of a warp class (`WarpLoad`, `WarpStore`,
+    /// `WarpExchange`; `head` is the class as written, for the message): a power of two up to
+    /// the hardware warp ([`Self::cub_warp`]).
+    ///
+    /// # Errors
+    /// Any other count.
+    pub(super) fn cub_logical_warp(&self, head: &str, threads: u32, at: Span) -> PResult<()> {
+        let warp = self.cub_warp();
+        if threads > warp || !threads.is_power_of_two() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{head}: a logical warp of a power of two up to the {warp}-lane warp"),
+            ));
+        }
+        Ok(())
     }
 
     /// The call of a warp class's load or store: the direct function of the arrangement

@@ -141,6 +141,29 @@ impl Parser<'_> {
         Ok(key)
     }
 
+    /// The key of the operator function that `x op x` calls, as [`Parser::operator_call`]
+    /// chooses it ([over.match.oper]; a member operator's key starts `@m:`); `None` where the
+    /// built-in applies.
+    ///
+    /// # Errors
+    /// As [`Parser::operator_call`].
+    pub(super) fn self_operator_key(
+        &mut self,
+        op: &str,
+        x: &Expr,
+        span: Span,
+    ) -> PResult<Option<String>> {
+        Ok(
+            match self.operator_call(op, vec![x.clone(), x.clone()], span)? {
+                Some(Expr {
+                    kind: ExprKind::Call(key, _),
+                    ..
+                }) => Some(key),
+                _ => None,
+            },
+        )
+    }
+
     /// `op` applied to `args` (one operand for a unary operator, two for a binary or compound
     /// assignment one; a postfix `++`/`--` has the `0` second argument of [over.inc]/1) as a
     /// call of the operator function overload resolution chooses; `None` when no operand has

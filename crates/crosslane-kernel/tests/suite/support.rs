@@ -58,6 +58,19 @@ pub fn launch_grid(threads: usize, blocks: usize, buffers: &[(&str, usize, &str)
     }
 }
 
+/// One WGSL workgroup (`grid_dim` 1×1×1) on subgroups of `lanes` invocations, with one
+/// buffer `o` of `out` cells filled with zeros.
+pub fn wgsl_out(lanes: usize, out: usize) -> LaunchConfig {
+    let mut c = LaunchConfig {
+        lanes: Some(lanes),
+        grid_dim: Some([1, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.args.insert("o".into(), "zero".into());
+    c.buffer_len.insert("o".into(), out);
+    c
+}
+
 /// Runs `src` under `config`; panics unless it parses, launches and finishes.
 pub fn run_finished(src: &str, config: LaunchConfig) -> KernelTrace {
     let t = run_kernel(src, config).expect("kernel parses and launches");

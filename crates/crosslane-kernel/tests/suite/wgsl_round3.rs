@@ -3,29 +3,7 @@
 //! ports). Every expected value is worked out by hand or by the Python line quoted beside it,
 //! from the WGSL spec sections named per test, never copied from the emulator's output.
 
-use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
-
-use crate::support::wgsl_no_errors as run_with;
-
-fn config(lanes: usize, out: usize) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        lanes: Some(lanes),
-        grid_dim: Some([1, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    c.args.insert("o".into(), "zero".into());
-    c.buffer_len.insert("o".into(), out);
-    c
-}
-
-/// Each cell, `i128::MIN` where it is undefined.
-fn ints(t: &KernelTrace) -> Vec<i128> {
-    t.buffer("o")
-        .expect("no buffer o")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
-        .collect()
-}
+use crate::support::{ints_or_min, wgsl_no_errors as run_with, wgsl_out as config};
 
 /// WGSL § Subgroup Built-in Functions, subgroupBallot: bit `id % 32` of component `id / 32`
 /// is set for each active invocation whose predicate is true. A helper returning the ballot
@@ -46,7 +24,7 @@ fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }
     // 64 lanes: x = sum(1<<i for i in range(32) if i%5==0) = 0x42108421 (7 bits),
     // y = sum(1<<(i-32) for i in range(32,64) if i%5==0) = 0x10842108 (6 bits), z = w = 0.
     let t = run_with(src, config(64, 65));
-    let o = ints(&t);
+    let o = ints_or_min(&t, "o");
     for (i, &got) in o.iter().take(64).enumerate() {
         let want = if i % 2 == 0 { 0x4210_8421 } else { 0x1084_2108 };
         assert_eq!(got, want, "invocation {i}");
@@ -56,7 +34,7 @@ fn vote(p: bool) -> vec4<u32> { return subgroupBallot(p); }
     // 16 lanes: four subgroups, each its own x; y = 0. Subgroup s: bits (i - 16s) for
     // i in 16s..16s+16 with i % 5 == 0: 0x8421, 0x4210, 0x2108, 0x1084.
     let t = run_with(src, config(16, 65));
-    let o = ints(&t);
+    let o = ints_or_min(&t, "o");
     let xs = [0x8421, 0x4210, 0x2108, 0x1084];
     for (i, &got) in o.iter().take(64).enumerate() {
         let want = if i % 2 == 0 { xs[i / 16] } else { 0 };
@@ -83,7 +61,7 @@ fn a_reassigned_variable_is_uniform_again() {
 }";
     let t = run_with(src, config(32, 32));
     let want: Vec<i128> = (0..32).map(|i| 32 + 100 * i).collect();
-    assert_eq!(ints(&t), want);
+    assert_eq!(ints_or_min(&t, "o"), want);
 
     let looped = "enable subgroups;
 @group(0) @binding(0) var<storage, read_write> o: array<u32>;
@@ -158,7 +136,7 @@ const OFF = 28u;
   o[0] = insertBits(5u, 7u, off, 4u);
 }";
     let t = run_with(src, config(32, 1));
-    assert_eq!(ints(&t), vec![3_221_225_477]);
+    assert_eq!(ints_or_min(&t, "o"), vec![3_221_225_477]);
 }
 
 /// WGSL § Expressions: a bitwise expression chains one operator over unary operands, a
@@ -205,5 +183,5 @@ fn operator_mixes_without_parentheses_are_refused() {
     let mut c = config(32, 5);
     c.args.insert("o".into(), "5,3,2,0,0".into());
     let t = run_with(src, c);
-    assert_eq!(ints(&t), vec![5, 3, 2, 3, 5]);
+    assert_eq!(ints_or_min(&t, "o"), vec![5, 3, 2, 3, 5]);
 }
