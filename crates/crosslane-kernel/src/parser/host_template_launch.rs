@@ -298,9 +298,49 @@ impl Parser<'_> {
         None
     }
 
+    /// The members of class temporary `a..b` given by value to a launch (`Sum<int>()`,
+    /// `Sum<int>{}`, `P{4, 2}`) of a struct with no user-provided constructor: value- or
+    /// aggregate-initialized (C++17 [dcl.init]/8: `T()` zero-initializes, then each member
+    /// with a default member initializer takes it; [dcl.init.aggr]/3, /8 for a braced list),
+    /// as a host variable so declared is ([`Self::host_aggregate_of`]). Each scalar member
+    /// path and its value; `None` for any other argument.
+    pub(super) fn host_temp_fields(
+        &mut self,
+        st: &HostState,
+        a: usize,
+        b: usize,
+    ) -> Option<Vec<(String, String)>> {
+        let toks = self.toks;
+        let (s, open) = self.struct_type_at(a)?;
+        let paren = match toks.get(open).map(|t| &t.tok) {
+            Some(Tok::Punct("(")) => true,
+            Some(Tok::Punct("{")) => false,
+            _ => return None,
+        };
+        if self.closing(open) != Some(b - 1)
+            || (paren && b - 1 > open + 1)
+            || self.structs.get(&s).is_none_or(|d| !d.ctors.is_empty())
+        {
+            return None;
+        }
+        const TEMP: &str = "__launch_temporary";
+        let mut scratch = st.clone();
+        if !self.host_aggregate_of(&mut scratch, &s, a, TEMP, Some(open)) {
+            return None;
+        }
+        let prefix = format!("{TEMP}.");
+        let mut fields: Vec<(String, String)> = scratch
+            .env
+            .iter()
+            .filter_map(|(n, v)| Some((n.strip_prefix(&prefix)?.to_string(), v.text()?)))
+            .collect();
+        fields.sort();
+        Some(fields)
+    }
+
     /// The struct type spelled at token `at` (`Sum<int>`, `Max`), read as a type is, and the
     /// index after it; the parser's position is kept.
-    fn struct_type_at(&mut self, at: usize) -> Option<(String, usize)> {
+    pub(super) fn struct_type_at(&mut self, at: usize) -> Option<(String, usize)> {
         let save = (self.pos, self.gt_owed);
         self.pos = at;
         self.gt_owed = None;
