@@ -794,8 +794,7 @@ impl Parser<'_> {
         list: Option<usize>,
     ) -> bool {
         let toks = self.toks;
-        let Some(fields) = self.structs.get(ty).map(|d| d.fields.clone())
-        else {
+        let Some(fields) = self.structs.get(ty).map(|d| d.fields.clone()) else {
             return false;
         };
         let parts = match list.and_then(|o| self.closing(o).map(|c| (o, c))) {

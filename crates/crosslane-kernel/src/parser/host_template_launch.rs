@@ -272,9 +272,7 @@ impl Parser<'_> {
             }
             // The declaration's start: after the statement before it.
             let mut start = i;
-            while start > low
-                && !matches!(toks[start - 1].tok, Tok::Punct(";" | "{" | "}" | ")"))
-            {
+            while start > low && !matches!(toks[start - 1].tok, Tok::Punct(";" | "{" | "}" | ")")) {
                 start -= 1;
             }
             while matches!(&toks[start].tok, Tok::Ident(w) if matches!(w.as_str(), "const" | "static" | "constexpr" | "volatile"))

@@ -90,6 +90,7 @@ mod kernel_inference_round2;
 mod kernel_inference_round3;
 mod kernel_inference_shapes;
 mod kernel_its_sync;
+mod kernel_launch_class_deduce;
 mod kernel_launch_deduce;
 mod kernel_launch_gaps;
 mod kernel_launch_sequence;
