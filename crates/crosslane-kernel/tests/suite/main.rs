@@ -76,6 +76,7 @@ mod kernel_host_copies;
 mod kernel_host_eval;
 mod kernel_host_fill_helpers;
 mod kernel_host_fills;
+mod kernel_host_helper_vec;
 mod kernel_host_launch_forms;
 mod kernel_host_loop_calls;
 mod kernel_host_memory;
