@@ -519,7 +519,9 @@ impl Parser<'_> {
     }
 }
 
-/// A folded value as a literal expression (`None` for a `dim3`, which is no scalar).
+/// A folded value as a literal expression; a `dim3` (or the `uint3` a helper returns with
+/// `make_uint3(x, y, z)`) as that call of its components, which [`const_eval`] reads back as
+/// the same value (llama.cpp's `init_fastdiv_values(d)` returning `make_uint3(mp, L, d)`).
 fn literal(v: HostVal, span: Span) -> Option<Expr> {
     match v {
         HostVal::Float(x) => Some(Expr::new(
@@ -537,7 +539,13 @@ fn literal(v: HostVal, span: Span) -> Option<Expr> {
             span,
         )),
         HostVal::Int(n) | HostVal::Typed(n, _) => Some(int_literal(n, span)),
-        HostVal::Dim(_) => None,
+        HostVal::Dim(d) => Some(Expr::new(
+            ExprKind::Call(
+                "make_uint3".to_string(),
+                d.iter().map(|&c| int_literal(c, span)).collect(),
+            ),
+            span,
+        )),
     }
 }
 

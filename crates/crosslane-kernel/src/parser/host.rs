@@ -1379,6 +1379,12 @@ impl Parser<'_> {
                     .any(|t| matches!(&t.tok, Tok::Ident(n) if st.params.iter().any(|p| p == n)));
             if pointer.is_none() {
                 arg.write_unread = self.unfollowed_ptr(st, a, b);
+                // `Sum<int>()` by value: its members' values.
+                if arg.scalar.is_none() {
+                    if let Some(fields) = self.host_temp_fields(st, a, b) {
+                        arg.fields = fields;
+                    }
+                }
             }
             if let Some((d, None)) = &pointer {
                 arg.write_unread = Some(format!(

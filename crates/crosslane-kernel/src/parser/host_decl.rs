@@ -161,6 +161,16 @@ impl Parser<'_> {
         let mut i = from;
         while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
             i += 1;
+            // `Sum<int> s;`: a class template's instance names the type ([temp.names]/1).
+            if later.is_none()
+                && matches!(toks.get(i).map(|t| &t.tok), Some(Tok::Punct("<")))
+                && matches!(&toks[i - 1].tok, Tok::Ident(w) if self.class_templates.contains_key(w))
+            {
+                match self.struct_type_at(i - 1) {
+                    Some((_, after)) if after > i && after < end => i = after,
+                    _ => break,
+                }
+            }
         }
         if i == from {
             return None;
@@ -744,7 +754,7 @@ impl Parser<'_> {
     /// initializer takes it, the others have no value, [dcl.init]/12). Each scalar member's
     /// value is kept under `name.member`, as `p.n = 20;` keeps it. Returns whether the type is
     /// a struct the source defines.
-    fn host_aggregate(
+    pub(super) fn host_aggregate(
         &mut self,
         st: &mut HostState,
         k: usize,
@@ -753,14 +763,38 @@ impl Parser<'_> {
         list: Option<usize>,
     ) -> bool {
         let toks = self.toks;
-        let ty = toks[k..at].iter().rev().find_map(|t| match &t.tok {
-            Tok::Ident(n) if self.structs.contains_key(n) => Some(n.clone()),
-            _ => None,
+        // `Sum<int> s;`: the class template's instance; else the struct named last.
+        let j = (k..at).find(|&j| {
+            matches!(&toks[j].tok, Tok::Ident(w) if self.class_templates.contains_key(w))
+                && matches!(toks.get(j + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
         });
-        let Some(fields) = ty
-            .and_then(|t| self.structs.get(&t))
-            .map(|d| d.fields.clone())
-        else {
+        let ty = j
+            .and_then(|j| self.struct_type_at(j))
+            .map(|(s, _)| s)
+            .or_else(|| {
+                toks[k..at].iter().rev().find_map(|t| match &t.tok {
+                    Tok::Ident(n) if self.structs.contains_key(n) => Some(n.clone()),
+                    _ => None,
+                })
+            });
+        let Some(ty) = ty else {
+            return false;
+        };
+        self.host_aggregate_of(st, &ty, k, name, list)
+    }
+
+    /// [`Self::host_aggregate`] of a host variable `name` of struct `ty` (the declaration
+    /// starting at `k`, the list opening at `list`).
+    pub(super) fn host_aggregate_of(
+        &mut self,
+        st: &mut HostState,
+        ty: &str,
+        k: usize,
+        name: &str,
+        list: Option<usize>,
+    ) -> bool {
+        let toks = self.toks;
+        let Some(fields) = self.structs.get(ty).map(|d| d.fields.clone()) else {
             return false;
         };
         let parts = match list.and_then(|o| self.closing(o).map(|c| (o, c))) {

@@ -225,7 +225,9 @@ impl Parser<'_> {
             let arg = if ptr.get(i) == Some(&true) {
                 self.host_pointee(a, b)
             } else {
-                self.host_arg_type(st, a, b).map(TArg::Type)
+                self.host_arg_type(st, a, b)
+                    .map(TArg::Type)
+                    .or_else(|| self.host_class_arg(a, b).map(TArg::Struct))
             };
             match arg {
                 Some(arg) => out.push(arg),
@@ -233,6 +235,118 @@ impl Parser<'_> {
             }
         }
         out
+    }
+
+    /// The class type of host argument `a..b` when it is one the source defines: a
+    /// functional-cast or braced temporary (`Sum<int>()`, `Sum<int>{}`, `Max{}`: a prvalue of
+    /// that type, C++17 [expr.type.conv]/2) or a host variable declared of it (`Sum<int> s;`,
+    /// `const Max m{};`). A type parameter given by value is deduced as that class
+    /// ([temp.deduct.call]/2-4: the argument's type, cv-qualifiers and references dropped).
+    fn host_class_arg(&mut self, a: usize, b: usize) -> Option<String> {
+        let toks = self.toks;
+        if b == a + 1 {
+            if let Tok::Ident(n) = &toks[a].tok {
+                return self.host_class_var(n, a);
+            }
+            return None;
+        }
+        let (s, after) = self.struct_type_at(a)?;
+        let open = matches!(toks.get(after).map(|t| &t.tok), Some(Tok::Punct("(" | "{")));
+        (open && self.closing(after) == Some(b - 1)).then_some(s)
+    }
+
+    /// The class of host variable `n` used at `at`: its nearest declaration before `at`
+    /// (`Sum<int> s;`, `Sum<int> s{};`, `Sum<int> s = …;`, `const Sum<int>& s = …;`) names a
+    /// struct or a class template's instance the source defines.
+    fn host_class_var(&mut self, n: &str, at: usize) -> Option<String> {
+        let toks = self.toks;
+        let low = at.saturating_sub(MAX_DECL_LOOKBACK);
+        for i in (low + 1..at).rev() {
+            if !matches!(&toks[i].tok, Tok::Ident(w) if w == n)
+                || !matches!(
+                    toks.get(i + 1).map(|t| &t.tok),
+                    Some(Tok::Punct("=" | ";" | "{" | "(" | ","))
+                )
+            {
+                continue;
+            }
+            // The declaration's start: after the statement before it.
+            let mut start = i;
+            while start > low && !matches!(toks[start - 1].tok, Tok::Punct(";" | "{" | "}" | ")")) {
+                start -= 1;
+            }
+            while matches!(&toks[start].tok, Tok::Ident(w) if matches!(w.as_str(), "const" | "static" | "constexpr" | "volatile"))
+            {
+                start += 1;
+            }
+            if start >= i {
+                continue;
+            }
+            let Some((s, mut after)) = self.struct_type_at(start) else {
+                // The nearest declaration of the name is of another type.
+                return None;
+            };
+            while matches!(&toks[after].tok, Tok::Ident(w) if w == "const")
+                || matches!(toks[after].tok, Tok::Punct("&"))
+            {
+                after += 1;
+            }
+            return (after == i).then_some(s);
+        }
+        None
+    }
+
+    /// The members of class temporary `a..b` given by value to a launch (`Sum<int>()`,
+    /// `Sum<int>{}`, `P{4, 2}`) of a struct with no user-provided constructor: value- or
+    /// aggregate-initialized (C++17 [dcl.init]/8: `T()` zero-initializes, then each member
+    /// with a default member initializer takes it; [dcl.init.aggr]/3, /8 for a braced list),
+    /// as a host variable so declared is ([`Self::host_aggregate_of`]). Each scalar member
+    /// path and its value; `None` for any other argument.
+    pub(super) fn host_temp_fields(
+        &mut self,
+        st: &HostState,
+        a: usize,
+        b: usize,
+    ) -> Option<Vec<(String, String)>> {
+        let toks = self.toks;
+        let (s, open) = self.struct_type_at(a)?;
+        let paren = match toks.get(open).map(|t| &t.tok) {
+            Some(Tok::Punct("(")) => true,
+            Some(Tok::Punct("{")) => false,
+            _ => return None,
+        };
+        if self.closing(open) != Some(b - 1)
+            || (paren && b - 1 > open + 1)
+            || self.structs.get(&s).is_none_or(|d| !d.ctors.is_empty())
+        {
+            return None;
+        }
+        const TEMP: &str = "__launch_temporary";
+        let mut scratch = st.clone();
+        if !self.host_aggregate_of(&mut scratch, &s, a, TEMP, Some(open)) {
+            return None;
+        }
+        let prefix = format!("{TEMP}.");
+        let mut fields: Vec<(String, String)> = scratch
+            .env
+            .iter()
+            .filter_map(|(n, v)| Some((n.strip_prefix(&prefix)?.to_string(), v.text()?)))
+            .collect();
+        fields.sort();
+        Some(fields)
+    }
+
+    /// The struct type spelled at token `at` (`Sum<int>`, `Max`), read as a type is, and the
+    /// index after it; the parser's position is kept.
+    pub(super) fn struct_type_at(&mut self, at: usize) -> Option<(String, usize)> {
+        let save = (self.pos, self.gt_owed);
+        self.pos = at;
+        self.gt_owed = None;
+        let r = self.struct_type();
+        let after = self.pos;
+        self.pos = save.0;
+        self.gt_owed = save.1;
+        Some((r.ok()??, after))
     }
 
     /// The element type of host pointer or array argument `a..b` (`d`, `d + 16`): the type
