@@ -5,7 +5,7 @@
 //! hip-tests' `runTestShfl_1<int>(); runTestShfl_3();`, aiter's DPP reductions in assembly);
 //! each expected value is derived in the comment beside it.
 
-use crate::support::{has, ints, ints_at_launch, run_finished};
+use crate::support::{floats, has, ints, ints_at_launch, refused, run_finished};
 use crosslane_core::result::Level;
 use crosslane_kernel::LaunchConfig;
 
@@ -70,4 +70,80 @@ fn a_helper_reached_through_another_or_by_pointer_keeps_its_launch() {
     // `run4` called through a function pointer `main` holds ([basic.def.odr]/3: naming it
     // odr-uses it).
     assert_k4_from_host(&two_launchers("void (*f)() = run4; f()", ""));
+}
+
+/// A HIP kernel calling `f<16>(v)`, a device function template whose body is `{body}`, and
+/// `{more}` beside it.
+fn asm_template(body: &str, more: &str) -> String {
+    format!(
+        "\
+#include <hip/hip_runtime.h>
+template <int N>
+__device__ float f(float v)
+{{
+{body}
+}}
+{more}
+__global__ void k(const float* x, float* out)
+{{
+    float v = x[threadIdx.x];
+    v = f<16>(v);
+    out[threadIdx.x] = v;
+}}
+"
+    )
+}
+
+const GCN_ASM: &str = "    float r;
+    asm volatile(\"v_max_f32 %0, %1, %1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\" : \"=&v\"(r) : \"v\"(v));
+    return r;";
+
+#[test]
+fn gcn_asm_in_a_device_function_template_stops_the_run_calling_its_instance() {
+    // The instance `f<16>` holds GCN assembly, which is not emulated: the run that calls it
+    // stops with the refusal at the `asm` (line 6, col 5) naming the instance, never a run
+    // that finishes with its result read as unset.
+    let src = asm_template(GCN_ASM, "");
+    let e = refused(&src, LaunchConfig::default());
+    assert!(e.contains("6:5"), "{e}");
+    assert!(e.contains("in `f<16>`: inline `asm` `v_max_f32`"), "{e}");
+    assert!(e.contains("__hip_move_dpp"), "{e}");
+}
+
+#[test]
+fn a_kernel_not_calling_the_refused_instance_still_runs() {
+    // `k2` never calls `f<16>`: it runs, out[l] = 2 x[l] = 2l (x index-filled), and the
+    // refusal is a warning naming the device function; `k`, which calls it, is still refused.
+    let src = asm_template(
+        GCN_ASM,
+        "__global__ void k2(const float* x, float* out) { out[threadIdx.x] = 2 * x[threadIdx.x]; }
+__global__ void k3(const float* x, float* out) { out[threadIdx.x] = f<16>(x[threadIdx.x]); }",
+    );
+    let t = run_finished(
+        &src,
+        LaunchConfig {
+            entry: Some("k2".into()),
+            ..LaunchConfig::default()
+        },
+    );
+    let want: Vec<Option<f64>> = (0..64).map(|l| Some(2.0 * f64::from(l))).collect();
+    assert_eq!(floats(&t, "out"), want);
+    assert!(has(
+        &t,
+        Level::Warning,
+        "device function `f<16>` does not run here"
+    ));
+    for entry in ["k", "k3"] {
+        let e = refused(
+            &src,
+            LaunchConfig {
+                entry: Some(entry.into()),
+                ..LaunchConfig::default()
+            },
+        );
+        assert!(
+            e.contains("in `f<16>`: inline `asm` `v_max_f32`"),
+            "{entry}: {e}"
+        );
+    }
 }
