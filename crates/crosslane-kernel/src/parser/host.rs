@@ -429,6 +429,7 @@ impl Parser<'_> {
         self.main_calls.reading = was;
         if is_main {
             self.main_calls.launches = Some(before..self.launches.len());
+            self.main_calls.body = Some((open, close));
         }
         let launched = self.launches.len() - before;
         self.diag(

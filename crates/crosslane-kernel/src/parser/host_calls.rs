@@ -73,6 +73,8 @@ pub(super) struct MainCalls {
     pub(super) called: std::collections::HashSet<String>,
     /// The launches `main`'s reading found, calls included; `None` before it is read.
     pub(super) launches: Option<Range<usize>>,
+    /// `main`'s body, its `{` and `}` (token indices), once read.
+    pub(super) body: Option<(usize, usize)>,
 }
 
 /// A host function or host function template, for reading its body again at a call.
@@ -551,7 +553,6 @@ impl Parser<'_> {
         false
     }
 
-    /// Reads `main` if [`Parser::defer_main`] kept it.
     /// Launches read from the definitions of host functions that `main` never calls are no
     /// launches of the program (C++17 [basic.start.main]/1: the program runs `main`; a
     /// function is executed only when called): dropped, when `main`'s reading found launches
@@ -570,10 +571,12 @@ impl Parser<'_> {
             .filter_map(|i| self.launches.get(i))
             .map(|l| l.kernel.as_str())
             .collect();
+        let reached = self.reached_from_main();
         let mut dropped = Vec::new();
         for (name, f) in &self.host_fns {
             if name != "main"
                 && !self.main_calls.called.contains(name)
+                && !reached.contains(name.as_str())
                 && !launched.contains(name.as_str())
             {
                 dropped.push(f.launches.clone());
@@ -584,6 +587,50 @@ impl Parser<'_> {
         }
     }
 
+    /// The host functions `main` may call: each one whose name `main`'s body or the body of
+    /// a function reached names (a call `run4();` the host reading did not follow because it
+    /// binds nothing, `run1<int>()`, `&run4` or `run4` passed as a function pointer), and so
+    /// on through their bodies. C++17 [basic.def.odr]/3: a function named in a potentially
+    /// evaluated expression is odr-used, so it may run; the reading cannot tell that it
+    /// will not. Explicit specializations (`run<float>`, [`super::host_fn_spec`]) are reached
+    /// with the template's name. Each function's body is scanned once.
+    fn reached_from_main(&self) -> std::collections::HashSet<&str> {
+        let mut reached: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let Some(main) = self.main_calls.body else {
+            return reached;
+        };
+        // Each function by the name its calls write: `run` for `run` and `run<float>`.
+        let mut by_base: HashMap<&str, Vec<(&str, &HostFn)>> = HashMap::new();
+        for (name, f) in &self.host_fns {
+            let base = name.split('<').next().unwrap_or(name);
+            by_base.entry(base).or_default().push((name.as_str(), f));
+        }
+        let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut work = vec![main];
+        // Each name enters `seen` once and each function the work list once, so the loop
+        // runs at most once per function, plus `main`.
+        while let Some((open, close)) = work.pop() {
+            for t in self.toks.get(open..close).unwrap_or(&[]) {
+                let Tok::Ident(n) = &t.tok else {
+                    continue;
+                };
+                let Some(fns) = by_base.get(n.as_str()) else {
+                    continue;
+                };
+                if !seen.insert(n.as_str()) {
+                    continue;
+                }
+                for &(name, f) in fns {
+                    if reached.insert(name) {
+                        work.push((f.open, f.close));
+                    }
+                }
+            }
+        }
+        reached
+    }
+
+    /// Reads `main` if [`Parser::defer_main`] kept it.
     pub(super) fn read_deferred_main(&mut self) {
         if let Some((params, at, open, close)) = self.deferred_main.take() {
             self.read_host("main", params, at, open, close);

@@ -432,13 +432,22 @@ pub fn parse_preprocessed(
     // front-end error (docs/kernels.md, "Errors and outcomes").
     deferred_types::defer_type_errors(&mut program, &mut p.diags, &tokens);
     for (k, line, col, m) in std::mem::take(&mut p.refused_bodies) {
+        // A refusal no function of the program carries (its body was parsed under another
+        // name) could be compiled by no call: the file's error, so that no run reads the
+        // empty body left in its place and says "finished".
+        let Some(f) = program.functions.iter().find(|f| f.name == k) else {
+            return Err(KernelError::new(line, col, m));
+        };
         // Shown on a run that does not reach the kernel too ([`refused_kernel`]).
-        p.diag(
-            Span { line, col },
-            Level::Warning,
-            format!("kernel `{k}` does not run here: {m}; the file's other kernels run"),
-            "",
-        );
+        let said = if f.entry {
+            format!("kernel `{k}` does not run here: {m}; the file's other kernels run")
+        } else {
+            format!(
+                "device function `{k}` does not run here: {m}; the runs that call it stop, \
+                 the others run"
+            )
+        };
+        p.diag(Span { line, col }, Level::Warning, said, "");
         program.refused_kernels.push(k.clone());
         program.type_errors.push((k, line, col, m));
     }

@@ -1211,6 +1211,20 @@ impl Parser<'_> {
         self.lend(&mut sub);
         sub.instance_now = Some(mangled.clone());
         let f = sub.instance_body(&name, &mangled);
+        // A body the instance refused (inline GCN `asm` in a device function template,
+        // [`super::refused_kernel`]) is refused under the instance's name, which its calls
+        // compile (`f<16>`), and named in the message as any error inside it is.
+        let own = f
+            .as_ref()
+            .ok()
+            .and_then(Option::as_ref)
+            .map(|f| f.name.clone());
+        for r in &mut sub.refused_bodies {
+            if own.as_ref() == Some(&r.0) || r.0 == name {
+                r.0.clone_from(&mangled);
+                r.3 = format!("in `{mangled}`: {}", r.3);
+            }
+        }
         self.take_back(&mut sub);
         self.templates = std::mem::take(&mut sub.templates);
         self.instances = std::mem::take(&mut sub.instances);

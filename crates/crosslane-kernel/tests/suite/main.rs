@@ -116,6 +116,7 @@ mod kernel_per_lane;
 mod kernel_port_gaps;
 mod kernel_ptx_asm;
 mod kernel_racecheck;
+mod kernel_reached_calls;
 mod kernel_recursion;
 mod kernel_recursive_templates;
 mod kernel_reduce_arch;

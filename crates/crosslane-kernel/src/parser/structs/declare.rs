@@ -624,6 +624,14 @@ impl Parser<'_> {
         self.tile_meta_expect = std::mem::take(&mut sub.tile_meta_expect);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
+        // A function body the sub-parser refused ([`super::super::refused_kernel`]) stays
+        // the error of the runs that call it: without it the call would compile the empty
+        // body left in its place and read its result as never set.
+        for r in std::mem::take(&mut sub.refused_bodies) {
+            if !self.refused_bodies.iter().any(|x| x.0 == r.0) {
+                self.refused_bodies.push(r);
+            }
+        }
         // A class instantiated by the sub-parser (`Conv<float>`, first named in a return
         // type's `enable_if`) came back with the classes; its static constants and member
         // types (`Conv<float>::exists`) come with it, or a later read finds the class and
