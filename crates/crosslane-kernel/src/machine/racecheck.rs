@@ -692,16 +692,22 @@ impl Executor {
         }
     }
 
+    /// Lane `lane` of warp `w` as the race log records an access of its ([`Self::race_who`]
+    /// with the lane).
+    fn race_lane(&self, w: usize, lane: usize) -> Access {
+        Access {
+            lane: u8::try_from(lane).unwrap_or(u8::MAX),
+            ..self.race_who(w)
+        }
+    }
+
     /// Lane `lane` of warp `w` reads cell `off` of buffer `buf` (a plain read).
     pub(crate) fn race_read(&mut self, w: usize, buf: usize, off: i64, lane: usize) {
         self.warp_race_read(w, buf, off, lane);
         if !self.race.on {
             return;
         }
-        let me = Access {
-            lane: u8::try_from(lane).unwrap_or(u8::MAX),
-            ..self.race_who(w)
-        };
+        let me = self.race_lane(w, lane);
         self.race
             .read((&self.trace.memory, &mut self.meter), me, buf, off);
     }
@@ -720,10 +726,7 @@ impl Executor {
         if !self.race.on {
             return;
         }
-        let me = Access {
-            lane: u8::try_from(lane).unwrap_or(u8::MAX),
-            ..self.race_who(w)
-        };
+        let me = self.race_lane(w, lane);
         self.race
             .write((&self.trace.memory, &mut self.meter), me, (buf, off), value);
     }
@@ -733,10 +736,7 @@ impl Executor {
         if !self.race.on {
             return;
         }
-        let me = Access {
-            lane: u8::try_from(lane).unwrap_or(u8::MAX),
-            ..self.race_who(w)
-        };
+        let me = self.race_lane(w, lane);
         self.race
             .atomic((&self.trace.memory, &mut self.meter), me, buf, off);
     }

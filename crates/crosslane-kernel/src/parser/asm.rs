@@ -35,6 +35,28 @@ use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
 impl Parser<'_> {
+    /// Skips an `asm` statement's remaining operand lists (inputs, clobbers) to its closing
+    /// `)` and reads that `)` and the `;`.
+    ///
+    /// # Errors
+    /// The `)` or the `;` is missing.
+    fn skip_asm_rest(&mut self) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.peek(0) {
+                Tok::Eof => return self.err("`)` to close the `asm`"),
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") if depth == 0 => break,
+                Tok::Punct(")") => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        Ok(())
+    }
+
     /// `asm [volatile] ("template" : "=r"(out) [: inputs [: clobbers]]);` from the `asm` word,
     /// as the assignment `out = <register's value>`.
     pub(super) fn asm_stmt(&mut self) -> PResult<Stmt> {
@@ -99,19 +121,7 @@ impl Parser<'_> {
             .iter()
             .find(|n| n.starts_with("griddepcontrol") && **n == single)
         {
-            let mut depth = 0usize;
-            loop {
-                match self.peek(0) {
-                    Tok::Eof => return self.err("`)` to close the `asm`"),
-                    Tok::Punct("(") => depth += 1,
-                    Tok::Punct(")") if depth == 0 => break,
-                    Tok::Punct(")") => depth -= 1,
-                    _ => {}
-                }
-                self.bump();
-            }
-            self.expect_punct(")")?;
-            self.expect_punct(";")?;
+            self.skip_asm_rest()?;
             return Ok(Stmt {
                 kind: StmtKind::Expr(Expr::new(ExprKind::Call(pdl.to_string(), Vec::new()), at)),
                 span: at,
@@ -198,19 +208,7 @@ impl Parser<'_> {
         let out = self.expr()?;
         self.expect_punct(")")?;
         // Inputs and clobbers (none for a register read) are skipped to the closing paren.
-        let mut depth = 0usize;
-        loop {
-            match self.peek(0) {
-                Tok::Eof => return self.err("`)` to close the `asm`"),
-                Tok::Punct("(") => depth += 1,
-                Tok::Punct(")") if depth == 0 => break,
-                Tok::Punct(")") => depth -= 1,
-                _ => {}
-            }
-            self.bump();
-        }
-        self.expect_punct(")")?;
-        self.expect_punct(";")?;
+        self.skip_asm_rest()?;
         let width = if wide { Scalar::U64 } else { Scalar::U32 };
         let value = Expr::new(
             ExprKind::Cast(Ty::Val(ValTy::scalar(width)), Box::new(value)),
