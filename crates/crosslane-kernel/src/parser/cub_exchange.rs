@@ -153,21 +153,7 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         let mut arrays = Vec::new();
         loop {
-            let a_at = self.span();
-            let a = self.assign_expr()?;
-            let ok = matches!(&a.kind, ExprKind::Ident(n)
-                if self.var_type(n) == Some(Ty::Ptr(c.elem)));
-            if !ok {
-                return Err(KernelError::new(
-                    a_at.line,
-                    a_at.col,
-                    format!(
-                        "{class}::{method}'s items must be the thread's array `{} items[{}]` here",
-                        c.elem.scalar.name(),
-                        c.items
-                    ),
-                ));
-            }
+            let a = self.cub_items_arg(c, class, &method)?;
             arrays.push(a);
             if !self.eat(",") {
                 break;

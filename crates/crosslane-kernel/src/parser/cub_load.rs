@@ -56,6 +56,35 @@ fn striped(alg: &str) -> bool {
 }
 
 impl Parser<'_> {
+    /// A collective's items argument, which must be the thread's array of `c.items` elements
+    /// (`T items[N]`): the expression, read here.
+    ///
+    /// # Errors
+    /// The argument is not such an array (named with `class::method`), or does not parse.
+    pub(super) fn cub_items_arg(
+        &mut self,
+        c: &CubClass,
+        class: &str,
+        method: &str,
+    ) -> PResult<Expr> {
+        let items_at = self.span();
+        let items = self.assign_expr()?;
+        let is_items = matches!(&items.kind, ExprKind::Ident(n)
+            if self.var_type(n) == Some(Ty::Ptr(c.elem)));
+        if !is_items {
+            return Err(KernelError::new(
+                items_at.line,
+                items_at.col,
+                format!(
+                    "{class}::{method}'s items must be the thread's array `{} items[{}]` here",
+                    c.elem.scalar.name(),
+                    c.items
+                ),
+            ));
+        }
+        Ok(items)
+    }
+
     /// The `T` of a load, store or exchange class (`BlockLoad<T, …>`, `WarpLoad<T, …>`,
     /// `BlockExchange<T, …>`, …) after the name: a scalar type (`record`: `T` was a struct).
     ///
@@ -226,21 +255,7 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         let ptr = self.assign_expr()?;
         self.expect_punct(",")?;
-        let items_at = self.span();
-        let items = self.assign_expr()?;
-        let is_items = matches!(&items.kind, ExprKind::Ident(n)
-            if self.var_type(n) == Some(Ty::Ptr(c.elem)));
-        if !is_items {
-            return Err(KernelError::new(
-                items_at.line,
-                items_at.col,
-                format!(
-                    "{class}::{method}'s items must be the thread's array `{} items[{}]` here",
-                    c.elem.scalar.name(),
-                    c.items
-                ),
-            ));
-        }
+        let items = self.cub_items_arg(c, class, method)?;
         let mut rest = Vec::new();
         while self.eat(",") {
             rest.push(self.assign_expr()?);
