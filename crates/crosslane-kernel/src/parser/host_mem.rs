@@ -20,7 +20,7 @@
 //!   pointer or reference to const (`bool is_aligned(const void* p)`) only reads it (C++17
 //!   [dcl.type.cv]/4), so the buffer keeps its cells.
 
-use super::host::{text_of, DevWrite, HostState, READ_CALLS};
+use super::host::{source_text, DevWrite, HostState, READ_CALLS};
 use super::Parser;
 use crate::ast::HostArg;
 use crate::lexer::Tok;
@@ -67,7 +67,7 @@ impl Parser<'_> {
             return;
         };
         let line = toks[k].line;
-        let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
+        let what = format!("`{}` at line {line}", source_text(&toks[k..=c]));
         let value = self
             .host_value(st, va, vb)
             .and_then(super::const_eval::HostVal::int);
@@ -213,7 +213,7 @@ impl Parser<'_> {
             })
             .unwrap_or(end);
         let line = toks[k].line;
-        let what = || format!("`{}` at line {line}", text_of(&toks[k..end]));
+        let what = || format!("`{}` at line {line}", source_text(&toks[k..end]));
         for j in k..end {
             let Tok::Ident(n) = &toks[j].tok else {
                 continue;
@@ -538,7 +538,7 @@ impl Parser<'_> {
                 // `m[i] += 1` reads what the kernel left, which host code does not know here.
                 let why = format!(
                     "`{}` at line {line} changes a cell of `{name}` in a way not read",
-                    text_of(&toks[k..end])
+                    source_text(&toks[k..end])
                 );
                 Self::mark_unknown(st, &[name.to_string()], &why);
             }

@@ -9,7 +9,7 @@
 //! (a warning naming it), never dropped silently.
 
 use super::const_eval::{HostVal, IntTy};
-use super::host::{split_commas, text_of, HostState};
+use super::host::{source_text, split_commas, HostState};
 use super::templates::TArg;
 use super::Parser;
 use crate::ast::Span;
@@ -529,7 +529,7 @@ impl Parser<'_> {
         let why = why.unwrap_or_else(|| {
             format!("give the kernel's template arguments explicitly (`{name}<…><<<…>>>(…)`)")
         });
-        let text = text_of(&toks[k..end.min(k + 24)]);
+        let text = source_text(&toks[k..end.min(k + 24)]);
         self.diag(
             Span {
                 line: toks[k].line,

@@ -82,6 +82,7 @@ mod kernel_host_launch_forms;
 mod kernel_host_loop_calls;
 mod kernel_host_memory;
 mod kernel_host_moves;
+mod kernel_host_note_text;
 mod kernel_host_pointers;
 mod kernel_host_programs;
 mod kernel_host_state;
