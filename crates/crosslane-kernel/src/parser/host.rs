@@ -280,11 +280,13 @@ fn token_text(tok: &Tok) -> String {
     }
 }
 
-/// Punctuator pairs that would read as another token written together (C++17 [lex.pptoken]/3:
-/// the longest token wins), and `//`, `/*` that would open a comment.
-const FUSING: &[&str] = &[
-    "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "->", "::", "+=", "-=", "*=", "/=",
-    "%=", "&=", "|=", "^=", "..", "//", "/*", "<:", "<%", "%:",
+/// The punctuators of more than one character (the lexer's, longest first), and `//`, `/*`
+/// that would open a comment: two punctuators written together read as another token where
+/// their text starts with one of these longer than the first (C++17 [lex.pptoken]/3: the
+/// longest token wins; `-` `-` reads as `--`, while `<<` `<` still reads as `<<` `<`).
+const LONGER: &[&str] = &[
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=",
+    "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", "..", "##", "//", "/*",
 ];
 
 /// The tokens' text as the source writes it, for a note: one space where the source has white
@@ -326,18 +328,18 @@ fn spaced(p: &Token, t: &Token, so_far: &str, next: &str) -> bool {
         )
     };
     let needed = (word(&p.tok) && word(&t.tok))
-        || (matches!(p.tok, Tok::Punct(_))
-            && matches!(t.tok, Tok::Punct(_))
-            && so_far
-                .chars()
-                .last()
-                .zip(next.chars().next())
-                .is_some_and(|(a, b)| {
-                    let mut pair = String::with_capacity(2);
-                    pair.push(a);
-                    pair.push(b);
-                    FUSING.contains(&pair.as_str())
-                }));
+        || (matches!(p.tok, Tok::Punct(_)) && matches!(t.tok, Tok::Punct(_)) && {
+            // The previous punctuator is the end of the text so far.
+            let first = match &p.tok {
+                Tok::Punct(q) => q.len(),
+                _ => 0,
+            };
+            let start = so_far.len().saturating_sub(first);
+            let joined = format!("{}{next}", so_far.get(start..).unwrap_or(""));
+            LONGER
+                .iter()
+                .any(|l| l.len() > first && joined.starts_with(l))
+        });
     let (end_line, end_col) = p.end;
     let written = if t.line > end_line {
         // A line break in the source.
