@@ -161,6 +161,7 @@ mod range_for;
 mod ref_cast;
 mod refused_kernel;
 mod rocprim_lib;
+mod rocprim_prelude;
 mod rocprim_shuffle;
 mod scopes;
 mod sfinae;

@@ -51,6 +51,9 @@ pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce`, `warp_scan`, `block_r
 /// The names the declarations define directly in `rocprim`.
 const KNOWN: &[&str] = &[
     "block_reduce_algorithm",
+    "block_scan_algorithm",
+    "block_load_method",
+    "block_store_method",
     "plus",
     "maximum",
     "minimum",
@@ -70,123 +73,21 @@ const KNOWN: &[&str] = &[
     "masked_bit_count",
     "warp_reduce",
     "warp_scan",
+    "warp_sort",
     "block_reduce",
+    "block_scan",
+    "block_load",
+    "block_store",
+    "block_exchange",
+    "block_load_direct_blocked",
+    "block_load_direct_striped",
+    "block_store_direct_blocked",
+    "block_store_direct_striped",
 ];
 
 /// The names they define in `rocprim::detail`.
 const KNOWN_DETAIL: &[&str] = &["logical_warp_id", "logical_lane_id"];
 
-const PRELUDE: &str = "\
-namespace rocprim {
-enum class block_reduce_algorithm { using_warp_reduce, raking_reduce, raking_reduce_commutative_only };
-template <class T> struct plus { __device__ __host__ T operator()(const T& a, const T& b) const { return a + b; } };
-template <class T> struct maximum { __device__ __host__ T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
-template <class T> struct minimum { __device__ __host__ T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
-__device__ unsigned int flat_block_thread_id() { return threadIdx.x + (threadIdx.y + threadIdx.z * blockDim.y) * blockDim.x; }
-__device__ unsigned int flat_block_id() { return blockIdx.x + (blockIdx.y + blockIdx.z * gridDim.y) * gridDim.x; }
-__device__ unsigned int lane_id() { return __lane_id(); }
-__device__ unsigned int warp_id() { return flat_block_thread_id() / warpSize; }
-__device__ unsigned int device_warp_size() { return warpSize; }
-__device__ void syncthreads() { __syncthreads(); }
-__device__ void wave_barrier() { __builtin_amdgcn_wave_barrier(); }
-template <class T> __device__ T warp_shuffle(const T& input, int src_lane, int width = warpSize) { return __shfl(input, src_lane, width); }
-template <class T> __device__ T warp_shuffle_up(const T& input, unsigned int delta, int width = warpSize) { return __shfl_up(input, delta, width); }
-template <class T> __device__ T warp_shuffle_down(const T& input, unsigned int delta, int width = warpSize) { return __shfl_down(input, delta, width); }
-template <class T> __device__ T warp_shuffle_xor(const T& input, int lane_mask, int width = warpSize) { return __shfl_xor(input, lane_mask, width); }
-__device__ unsigned long long ballot(int predicate) { return __ballot(predicate); }
-__device__ unsigned int bit_count(unsigned long long x) { return __popcll(x); }
-__device__ unsigned int masked_bit_count(unsigned long long x, unsigned int add = 0) { return __popcll(x & ((1ull << __lane_id()) - 1ull)) + add; }
-namespace detail {
-template <unsigned int N> __device__ unsigned int logical_warp_id() { return flat_block_thread_id() / N; }
-template <unsigned int N> __device__ unsigned int logical_lane_id() { return __lane_id() % N; }
-struct warp_reduce_storage { };
-struct warp_scan_storage { };
-struct block_reduce_storage { };
-}
-template <class T, unsigned int VirtualWaveSize = warpSize, bool UseAllReduce = false>
-struct warp_reduce {
-  using storage_type = detail::warp_reduce_storage;
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, detail::warp_reduce_storage& storage, Op op = Op()) {
-    output = hipcub::WarpReduce<T, VirtualWaveSize>(storage).Reduce(input, op);
-    if (UseAllReduce) output = __shfl(output, 0, VirtualWaveSize);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, int valid_items, detail::warp_reduce_storage& storage, Op op = Op()) {
-    output = hipcub::WarpReduce<T, VirtualWaveSize>(storage).Reduce(input, op, valid_items);
-    if (UseAllReduce) output = __shfl(output, 0, VirtualWaveSize);
-  }
-  template <class Flag, class Op = plus<T>>
-  __device__ void head_segmented_reduce(T input, T& output, Flag flag, detail::warp_reduce_storage& storage, Op op = Op()) {
-    static_assert(sizeof(Flag) == 0, \"rocprim::warp_reduce::head_segmented_reduce is not modelled here (reduce, with or without valid_items, is; so is hipCUB's WarpReduce::HeadSegmentedReduce)\");
-  }
-  template <class Flag, class Op = plus<T>>
-  __device__ void tail_segmented_reduce(T input, T& output, Flag flag, detail::warp_reduce_storage& storage, Op op = Op()) {
-    static_assert(sizeof(Flag) == 0, \"rocprim::warp_reduce::tail_segmented_reduce is not modelled here (reduce, with or without valid_items, is; so is hipCUB's WarpReduce::TailSegmentedReduce)\");
-  }
-};
-template <class T, unsigned int VirtualWaveSize = warpSize>
-struct warp_scan {
-  using storage_type = detail::warp_scan_storage;
-  template <class Op = plus<T>>
-  __device__ void inclusive_scan(T input, T& output, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).InclusiveScan(input, output, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void inclusive_scan(T input, T& output, T& reduction, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).InclusiveScan(input, output, op, reduction);
-  }
-  template <class Op = plus<T>>
-  __device__ void exclusive_scan(T input, T& output, T init, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).ExclusiveScan(input, output, init, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void exclusive_scan(T input, T& output, T init, T& reduction, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).ExclusiveScan(input, output, init, op, reduction);
-  }
-  template <class Op = plus<T>>
-  __device__ void scan(T input, T& inclusive_output, T& exclusive_output, T init, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).Scan(input, inclusive_output, exclusive_output, init, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void scan(T input, T& inclusive_output, T& exclusive_output, T init, T& reduction, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).InclusiveScan(input, inclusive_output, op, reduction);
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).ExclusiveScan(input, exclusive_output, init, op);
-  }
-  __device__ T broadcast(T input, unsigned int src_lane, detail::warp_scan_storage& storage) {
-    return __shfl(input, src_lane, VirtualWaveSize);
-  }
-};
-template <class T, unsigned int BlockSizeX, block_reduce_algorithm Algorithm = block_reduce_algorithm::using_warp_reduce, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
-struct block_reduce {
-  using storage_type = detail::block_reduce_storage;
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, detail::block_reduce_storage& storage, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, unsigned int valid_items, detail::block_reduce_storage& storage, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op, valid_items);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, unsigned int valid_items, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op, valid_items);
-  }
-};
-}
-";
 
 /// `tokens` with rocPRIM's declarations above put before them when the source names
 /// `rocprim::` and declares no `namespace rocprim` itself; else `tokens` unchanged.
@@ -208,7 +109,7 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     if defines_own {
         return tokens;
     }
-    let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
+    let Ok(lexed) = crate::lexer::lex(super::rocprim_prelude::PRELUDE) else {
         return tokens;
     };
     let tokens = mark_unknown(tokens);
