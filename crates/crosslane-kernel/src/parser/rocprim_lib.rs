@@ -30,7 +30,8 @@
 //! shuffle-down tree): rocPRIM's DPP variant pairs the same lanes at each step (quad_perm,
 //! row_ror, row_bcast), so a commutative operator gives the same value, floats included.
 //!
-//! Errors inside these declarations point at the source's first `rocprim` token.
+//! An error inside these declarations is placed at the source's line that calls into them
+//! ([`place_error`]); their namespaces get no "read as file scope" note.
 
 use super::std_constants::word;
 use crate::lexer::{Tok, Token};
@@ -47,6 +48,69 @@ pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce`, `warp_scan`, `block_r
      `logical_lane_id` are read here, as are hipCUB's `hipcub::WarpReduce`, `WarpScan`, \
      `BlockReduce`, `BlockScan`, `BlockLoad`, `BlockStore` and `BlockRadixSort`; or paste the \
      rocPRIM definition into the file";
+
+/// The first column of the declarations' tokens: past any line of a source (the lexer's
+/// budget keeps a line far shorter), so a position at or past it is the declarations', and
+/// below [`crate::ast::SYNTH_COL`] by more than their count, so a node the front end
+/// synthesizes from one (`col + SYNTH_COL × n`, shown modulo `SYNTH_COL`) still shows it.
+pub(super) const PRELUDE_COL: u32 = crate::ast::SYNTH_COL - (1 << 17);
+
+/// An error whose position is inside the declarations, placed at the source's line that
+/// calls into them: the last rocPRIM member or class the message's `in `…`` chain names
+/// (`in `warp_reduce<int,16,1>::head_segmented_reduce<…>``) found in `source` as a call
+/// (`.head_segmented_reduce(`), else the line of the source's first `rocprim::` at column 1.
+/// Other errors are left as they are.
+pub(super) fn place_error(source: &str, line: &mut u32, col: &mut u32, message: &str) {
+    if *col < PRELUDE_COL {
+        return;
+    }
+    // The names of the chain's frames, outermost first (`a<…>::b<…>` gives `a`, then `b`);
+    // looked for innermost first.
+    let mut names: Vec<String> = Vec::new();
+    for frame in message.split("in `").skip(1) {
+        let Some(end) = frame.find('`') else { continue };
+        let mut depth = 0usize;
+        let mut plain = String::new();
+        for c in frame[..end].chars() {
+            match c {
+                '<' => depth += 1,
+                '>' => depth = depth.saturating_sub(1),
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        for part in plain.split("::") {
+            let part = part.split('#').next().unwrap_or(part).trim();
+            if !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                names.push(part.to_string());
+            }
+        }
+    }
+    let lines: Vec<&str> = source.lines().collect();
+    // The search starts at the outermost frame's definition (the user's kernel), so a call in
+    // another kernel of the file is not taken for it.
+    let from = names
+        .first()
+        .and_then(|outer| {
+            let call = format!("{outer}(");
+            lines.iter().position(|l| l.contains(&call))
+        })
+        .unwrap_or(0);
+    for name in names.iter().rev() {
+        for (i, text) in lines.iter().enumerate().skip(from) {
+            let hit = [format!(".{name}("), format!("{name}<"), format!("::{name}(")]
+                .iter()
+                .find_map(|pat| text.find(pat.as_str()).map(|at| at + pat.find(name.as_str()).unwrap_or(0)));
+            if let Some(at) = hit {
+                *line = u32::try_from(i + 1).unwrap_or(*line);
+                let chars = text[..at].chars().count();
+                *col = u32::try_from(chars + 1).unwrap_or(1);
+                return;
+            }
+        }
+    }
+    *col = 1;
+}
 
 /// The names the declarations define directly in `rocprim`.
 const KNOWN: &[&str] = &[
@@ -114,17 +178,17 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     };
     let tokens = mark_unknown(tokens);
     // Each declaration token at the line of the source's first `rocprim` and a column of its
-    // own: spans key declarations (a `__shared__` variable is one per declaration site), so
-    // two tokens of the prelude never share one.
+    // own from [`PRELUDE_COL`] on: spans key declarations (a `__shared__` variable is one per
+    // declaration site), so two tokens of the prelude never share one, and no column of the
+    // source reaches them (an error there is placed at the source's call: [`place_error`]).
     let mut out: Vec<Token> = lexed
         .tokens
         .into_iter()
         .filter(|t| !matches!(t.tok, Tok::Eof))
         .enumerate()
         .map(|(i, t)| {
-            let col = first
-                .col
-                .saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+            let i = u32::try_from(i).unwrap_or(u32::MAX).min((1 << 17) - 1);
+            let col = PRELUDE_COL + i;
             Token {
                 tok: t.tok,
                 line: first.line,
