@@ -95,10 +95,7 @@ pub(super) fn cub_functor_vars(tokens: Vec<Token>) -> Vec<Token> {
                     (k..next).find_map(|i| word(tokens.get(i)).filter(|w| NAMESPACES.contains(w)))
                 });
                 let ns = ns.unwrap_or("hipcub").to_string();
-                let mk = |tok: Tok| Token {
-                    tok,
-                    ..at.clone()
-                };
+                let mk = |tok: Tok| Token { tok, ..at.clone() };
                 let temp = vec![
                     mk(Tok::Ident(ns)),
                     mk(Tok::Punct("::")),

@@ -98,9 +98,24 @@ pub(super) fn place_error(source: &str, line: &mut u32, col: &mut u32, message: 
         .unwrap_or(0);
     for name in names.iter().rev() {
         for (i, text) in lines.iter().enumerate().skip(from) {
-            let hit = [format!(".{name}("), format!("{name}<"), format!("::{name}(")]
-                .iter()
-                .find_map(|pat| text.find(pat.as_str()).map(|at| at + pat.find(name.as_str()).unwrap_or(0)));
+            // The name as a whole word: `sort<` is not `warp_sort<`.
+            let whole = |at: usize| {
+                !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            };
+            let hit = [
+                format!(".{name}("),
+                format!("{name}<"),
+                format!("::{name}("),
+            ]
+            .iter()
+            .filter_map(|pat| {
+                let at = text.find(pat.as_str())? + pat.find(name.as_str()).unwrap_or(0);
+                whole(at).then_some(at)
+            })
+            .min();
             if let Some(at) = hit {
                 *line = u32::try_from(i + 1).unwrap_or(*line);
                 let chars = text[..at].chars().count();
@@ -151,7 +166,6 @@ const KNOWN: &[&str] = &[
 
 /// The names they define in `rocprim::detail`.
 const KNOWN_DETAIL: &[&str] = &["logical_warp_id", "logical_lane_id"];
-
 
 /// `tokens` with rocPRIM's declarations above put before them when the source names
 /// `rocprim::` and declares no `namespace rocprim` itself; else `tokens` unchanged.

@@ -172,7 +172,7 @@ struct block_scan_run {
 };
 template <class T, unsigned int X, unsigned int N, block_load_method M, unsigned int Y, unsigned int Z>
 struct block_load_run {
-  template <class It> __device__ static void load(It block_input, T (&items)[N]) {
+  template <class U> __device__ static void load(const U* block_input, T (&items)[N]) {
     if constexpr (M == block_load_method::block_load_direct) {
       __shared__ typename hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_DIRECT, Y, Z>::TempStorage temp;
       hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_DIRECT, Y, Z>(temp).Load(block_input, items);
@@ -190,7 +190,7 @@ struct block_load_run {
       hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_WARP_TRANSPOSE, Y, Z>(temp).Load(block_input, items);
     }
   }
-  template <class It> __device__ static void load_valid(It block_input, T (&items)[N], unsigned int valid) {
+  template <class U> __device__ static void load_valid(const U* block_input, T (&items)[N], unsigned int valid) {
     if constexpr (M == block_load_method::block_load_direct) {
       __shared__ typename hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_DIRECT, Y, Z>::TempStorage temp;
       hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_DIRECT, Y, Z>(temp).Load(block_input, items, valid);
@@ -208,7 +208,7 @@ struct block_load_run {
       hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_WARP_TRANSPOSE, Y, Z>(temp).Load(block_input, items, valid);
     }
   }
-  template <class It> __device__ static void load_oob(It block_input, T (&items)[N], unsigned int valid, T out_of_bounds) {
+  template <class U> __device__ static void load_oob(const U* block_input, T (&items)[N], unsigned int valid, T out_of_bounds) {
     if constexpr (M == block_load_method::block_load_direct) {
       __shared__ typename hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_DIRECT, Y, Z>::TempStorage temp;
       hipcub::BlockLoad<T, X, N, hipcub::BLOCK_LOAD_DIRECT, Y, Z>(temp).Load(block_input, items, valid, out_of_bounds);
@@ -473,12 +473,12 @@ template <class T, unsigned int BlockSizeX, unsigned int ItemsPerThread, block_l
 struct block_load {
   using storage_type = detail::block_load_storage;
   using run = detail::block_load_run<T, BlockSizeX, ItemsPerThread, Method, BlockSizeY, BlockSizeZ>;
-  template <class It> __device__ void load(It block_input, T (&items)[ItemsPerThread]) { run::load(block_input, items); }
-  template <class It> __device__ void load(It block_input, T (&items)[ItemsPerThread], detail::block_load_storage& storage) { run::load(block_input, items); }
-  template <class It> __device__ void load(It block_input, T (&items)[ItemsPerThread], unsigned int valid) { run::load_valid(block_input, items, valid); }
-  template <class It> __device__ void load(It block_input, T (&items)[ItemsPerThread], unsigned int valid, detail::block_load_storage& storage) { run::load_valid(block_input, items, valid); }
-  template <class It> __device__ void load(It block_input, T (&items)[ItemsPerThread], unsigned int valid, T out_of_bounds) { run::load_oob(block_input, items, valid, out_of_bounds); }
-  template <class It> __device__ void load(It block_input, T (&items)[ItemsPerThread], unsigned int valid, T out_of_bounds, detail::block_load_storage& storage) { run::load_oob(block_input, items, valid, out_of_bounds); }
+  template <class U> __device__ void load(const U* block_input, T (&items)[ItemsPerThread]) { run::load(block_input, items); }
+  template <class U> __device__ void load(const U* block_input, T (&items)[ItemsPerThread], detail::block_load_storage& storage) { run::load(block_input, items); }
+  template <class U> __device__ void load(const U* block_input, T (&items)[ItemsPerThread], unsigned int valid) { run::load_valid(block_input, items, valid); }
+  template <class U> __device__ void load(const U* block_input, T (&items)[ItemsPerThread], unsigned int valid, detail::block_load_storage& storage) { run::load_valid(block_input, items, valid); }
+  template <class U> __device__ void load(const U* block_input, T (&items)[ItemsPerThread], unsigned int valid, T out_of_bounds) { run::load_oob(block_input, items, valid, out_of_bounds); }
+  template <class U> __device__ void load(const U* block_input, T (&items)[ItemsPerThread], unsigned int valid, T out_of_bounds, detail::block_load_storage& storage) { run::load_oob(block_input, items, valid, out_of_bounds); }
 };
 template <class T, unsigned int BlockSizeX, unsigned int ItemsPerThread, block_store_method Method = block_store_method::block_store_direct, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
 struct block_store {
@@ -529,16 +529,16 @@ struct block_exchange {
   }
   template <class U> __device__ void warp_striped_to_blocked(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread], detail::block_exchange_storage& storage) { warp_striped_to_blocked(input, output); }
 };
-template <class T, class It, unsigned int N>
-__device__ void block_load_direct_blocked(unsigned int flat_id, It block_input, T (&items)[N]) { hipcub::LoadDirectBlocked(flat_id, block_input, items); }
-template <class T, class It, unsigned int N>
-__device__ void block_load_direct_blocked(unsigned int flat_id, It block_input, T (&items)[N], unsigned int valid) { hipcub::LoadDirectBlocked(flat_id, block_input, items, valid); }
-template <class T, class It, unsigned int N, class D>
-__device__ void block_load_direct_blocked(unsigned int flat_id, It block_input, T (&items)[N], unsigned int valid, D out_of_bounds) { hipcub::LoadDirectBlocked(flat_id, block_input, items, valid, out_of_bounds); }
-template <unsigned int BlockSize, class T, class It, unsigned int N>
-__device__ void block_load_direct_striped(unsigned int flat_id, It block_input, T (&items)[N]) { hipcub::LoadDirectStriped<BlockSize>(flat_id, block_input, items); }
-template <unsigned int BlockSize, class T, class It, unsigned int N>
-__device__ void block_load_direct_striped(unsigned int flat_id, It block_input, T (&items)[N], unsigned int valid) { hipcub::LoadDirectStriped<BlockSize>(flat_id, block_input, items, valid); }
+template <class T, class U, unsigned int N>
+__device__ void block_load_direct_blocked(unsigned int flat_id, const U* block_input, T (&items)[N]) { hipcub::LoadDirectBlocked(flat_id, block_input, items); }
+template <class T, class U, unsigned int N>
+__device__ void block_load_direct_blocked(unsigned int flat_id, const U* block_input, T (&items)[N], unsigned int valid) { hipcub::LoadDirectBlocked(flat_id, block_input, items, valid); }
+template <class T, class U, unsigned int N, class D>
+__device__ void block_load_direct_blocked(unsigned int flat_id, const U* block_input, T (&items)[N], unsigned int valid, D out_of_bounds) { hipcub::LoadDirectBlocked(flat_id, block_input, items, valid, out_of_bounds); }
+template <unsigned int BlockSize, class T, class U, unsigned int N>
+__device__ void block_load_direct_striped(unsigned int flat_id, const U* block_input, T (&items)[N]) { hipcub::LoadDirectStriped<BlockSize>(flat_id, block_input, items); }
+template <unsigned int BlockSize, class T, class U, unsigned int N>
+__device__ void block_load_direct_striped(unsigned int flat_id, const U* block_input, T (&items)[N], unsigned int valid) { hipcub::LoadDirectStriped<BlockSize>(flat_id, block_input, items, valid); }
 template <class T, class It, unsigned int N>
 __device__ void block_store_direct_blocked(unsigned int flat_id, It block_output, T (&items)[N]) { hipcub::StoreDirectBlocked(flat_id, block_output, items); }
 template <class T, class It, unsigned int N>
