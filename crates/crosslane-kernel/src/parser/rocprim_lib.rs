@@ -11,20 +11,23 @@
 //!   result is what hipCUB's model says (lane 0 of each logical warp; rocPRIM's reference does
 //!   not promise the others, which stay undefined); `UseAllReduce` gives every lane of the
 //!   logical warp lane 0's result ("whether to broadcast final reduction value to all
-//!   threads"). `head_segmented_reduce` / `tail_segmented_reduce` are refused by name;
+//!   threads");
 //! - `rocprim::warp_scan<T, VirtualWaveSize>`: `inclusive_scan`, `exclusive_scan` and `scan`,
 //!   each with or without the `reduction` output, and `broadcast` (rocPRIM API,
 //!   `rocprim::warp_scan`): the reduction is the logical warp's total without `init`;
 //! - `rocprim::block_reduce<T, BlockSizeX, Algorithm = using_warp_reduce, BlockSizeY,
 //!   BlockSizeZ>`: `reduce(input, output[, valid_items][, storage][, op])` (rocPRIM API,
-//!   `rocprim::block_reduce`: "the result is returned to the first thread"); the other
-//!   algorithms (`raking_reduce`, …) are refused by name;
+//!   `rocprim::block_reduce`: "the result is returned to the first thread");
 //! - `rocprim::plus`, `maximum`, `minimum`; `lane_id()`, `warp_id()`,
 //!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `syncthreads()`,
 //!   `wave_barrier()`, `detail::logical_warp_id<N>()` / `logical_lane_id<N>()` (a thread's
 //!   flat id in its block over `N`, its lane modulo `N`); `warp_shuffle`, `warp_shuffle_up`,
 //!   `warp_shuffle_down`, `warp_shuffle_xor` (rocPRIM API, "Warp-level intrinsics", HIP's
 //!   `__shfl*` with the same `width`), `ballot`, `bit_count`, `masked_bit_count`.
+//!
+//! - `rocprim::block_scan`, `block_load` / `block_store` (and the direct functions),
+//!   `block_exchange`, `warp_sort` (keys), the segmented warp reductions and `block_reduce`'s
+//!   raking algorithms: [`super::rocprim_prelude`], which cites their sources.
 //!
 //! The reductions combine in the order hipCUB's model runs (offsets 1, 2, 4, … of a
 //! shuffle-down tree): rocPRIM's DPP variant pairs the same lanes at each step (quad_perm,
@@ -42,12 +45,14 @@ use crate::lexer::{Tok, Token};
 pub(super) const UNKNOWN_NS: &str = "__crosslane_rocprim";
 
 /// What a refusal of a rocPRIM name not declared here says is read instead.
-pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce`, `warp_scan`, `block_reduce` (its \
-     `using_warp_reduce` algorithm), `plus` / `maximum` / `minimum`, `warp_shuffle*`, `ballot`, \
-     `lane_id`, `warp_id`, `flat_block_thread_id` and `detail::logical_warp_id` / \
-     `logical_lane_id` are read here, as are hipCUB's `hipcub::WarpReduce`, `WarpScan`, \
-     `BlockReduce`, `BlockScan`, `BlockLoad`, `BlockStore` and `BlockRadixSort`; or paste the \
-     rocPRIM definition into the file";
+pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `warp_scan`, \
+     `warp_sort` (keys), `block_reduce`, `block_scan`, `block_load`, `block_store`, \
+     `block_exchange`, `block_load_direct_blocked` / `_striped` and the stores, `plus` / \
+     `maximum` / `minimum`, `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, \
+     `flat_block_thread_id` and `detail::logical_warp_id` / `logical_lane_id` are read here, as \
+     are hipCUB's `hipcub::WarpReduce`, `WarpScan`, `BlockReduce`, `BlockScan`, `BlockLoad`, \
+     `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the rocPRIM definition into \
+     the file";
 
 /// The first column of the declarations' tokens: past any line of a source (the lexer's
 /// budget keeps a line far shorter), so a position at or past it is the declarations', and
