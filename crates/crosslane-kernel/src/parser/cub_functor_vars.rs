@@ -1,14 +1,15 @@
-//! A token pass: a local variable holding one of CUB's or hipCUB's stateless operators,
-//! `auto reduce_op = hipcub::Sum();` (hipCUB's tests) or `cub::Max op;`, written out at its
-//! uses as the temporary `hipcub::Sum()`, which the collectives' operator reading knows
-//! ([`super::cub`]).
+//! A token pass: a local variable holding one of hipCUB's stateless operators, `auto
+//! reduce_op = hipcub::Sum();` (hipCUB's tests) or `hipcub::Max op;`, written out at its uses
+//! as the temporary `hipcub::Sum()`, which the collectives' operator reading knows
+//! ([`super::cub`]). CUB's own (`cub::Sum op;`) are read as objects already, and a CCCL 3.0
+//! note stays at their declaration, so `cub::` is left as written.
 //!
 //! CUB API, `cub::Sum`, `cub::Max`, `cub::Min` (`cub/thread/thread_operators.cuh`; hipCUB
 //! declares the same in `hipcub/thread/thread_operators.hpp`): empty structs whose
 //! `operator()` reads nothing but its arguments, so every object of one is the same
 //! function and a use of the variable is a use of a temporary. Forms read, at statement
 //! start: `[const] auto NAME = NS::OP();` (also `{}`), `NS::OP NAME;`, `NS::OP NAME{};`,
-//! `NS::OP NAME = NS::OP();`, with `NS` `cub` or `hipcub` and `OP` `Sum`, `Max` or `Min`.
+//! `NS::OP NAME = NS::OP();`, with `NS` `hipcub` and `OP` `Sum`, `Max` or `Min`.
 //! The declaration is dropped and `NAME` replaced to the end of its block (a later such
 //! declaration of the same name takes over). The pass runs over the tokens once (the work is
 //! linear in the source).
@@ -16,7 +17,7 @@
 use super::std_constants::word;
 use crate::lexer::{Tok, Token};
 
-const NAMESPACES: &[&str] = &["cub", "hipcub"];
+const NAMESPACES: &[&str] = &["hipcub"];
 const OPERATORS: &[&str] = &["Sum", "Max", "Min"];
 
 /// `NS :: OP` at `k`: the operator's name.

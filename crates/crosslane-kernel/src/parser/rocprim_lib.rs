@@ -66,7 +66,8 @@ pub(super) const PRELUDE_COL: u32 = crate::ast::SYNTH_COL - (1 << 17);
 /// (`.head_segmented_reduce(`), else the line of the source's first `rocprim::` at column 1.
 /// Other errors are left as they are.
 pub(super) fn place_error(source: &str, line: &mut u32, col: &mut u32, message: &str) {
-    if *col < PRELUDE_COL {
+    // A node the front end synthesizes shows its column modulo `SYNTH_COL` (`Span::shown`).
+    if *col % crate::ast::SYNTH_COL < PRELUDE_COL {
         return;
     }
     // The names of the chain's frames, outermost first (`a<…>::b<…>` gives `a`, then `b`);
