@@ -242,7 +242,13 @@ impl Parser<'_> {
                         if matches!(c.as_str(), "reinterpret_cast" | "static_cast" | "const_cast"))
                 })
                 && copy_source_only(toks, k, end);
-            if !(arg || member) || cast || except.contains(n) {
+            // `std::vector<T> expected(output.size())`, `f(v.size())`: `size()` reads the
+            // length only ([container.requirements.general], a const member), so `v` is not
+            // passed on.
+            let size_only = matches!(next, Some(Tok::Punct(".")))
+                && matches!(next2, Some(Tok::Ident(m)) if m == "size")
+                && matches!(toks.get(j + 3).map(|t| &t.tok), Some(Tok::Punct("(")));
+            if !(arg || member) || cast || size_only || except.contains(n) {
                 continue;
             }
             // `is_aligned(d)` with `bool is_aligned(const void* p)`: a read (`const_param_arg`).

@@ -76,6 +76,7 @@ mod cub;
 mod cub_alg_param;
 mod cub_direct;
 mod cub_exchange;
+mod cub_functor_vars;
 mod cub_kv;
 mod cub_load;
 mod cub_object;
@@ -161,6 +162,7 @@ mod range_for;
 mod ref_cast;
 mod refused_kernel;
 mod rocprim_lib;
+mod rocprim_prelude;
 mod rocprim_shuffle;
 mod scopes;
 mod sfinae;
@@ -262,6 +264,35 @@ pub fn parse_preprocessed(
     lanes: usize,
     pp: &PpOptions,
 ) -> Result<Parsed, KernelError> {
+    // A position inside crosslane's rocPRIM declarations is placed at the source's call
+    // into them ([`rocprim_lib::place_error`]).
+    match parse_preprocessed_at(source, limits, entry, dialect, lanes, pp) {
+        Ok(mut parsed) => {
+            for d in &mut parsed.diagnostics {
+                rocprim_lib::place_error(source, &mut d.line, &mut d.col, &d.message);
+            }
+            for (_, line, col, m) in &mut parsed.program.type_errors {
+                rocprim_lib::place_error(source, line, col, m);
+            }
+            Ok(parsed)
+        }
+        Err(mut e) => {
+            rocprim_lib::place_error(source, &mut e.line, &mut e.col, &e.message);
+            Err(e)
+        }
+    }
+}
+
+/// [`parse_preprocessed`] before its positions inside crosslane's rocPRIM declarations are
+/// placed.
+fn parse_preprocessed_at(
+    source: &str,
+    limits: &Limits,
+    entry: Option<&str>,
+    dialect: crosslane_core::Dialect,
+    lanes: usize,
+    pp: &PpOptions,
+) -> Result<Parsed, KernelError> {
     // `#include <mma.h>` stands for crosslane's `nvcuda::wmma` ([`crate::wmma_header`]).
     let source = if dialect == crosslane_core::Dialect::Cuda {
         crate::wmma_header::expand(source)
@@ -284,6 +315,8 @@ pub fn parse_preprocessed(
     pre.tokens = rocprim_lib::rocprim_lib(rocprim_shuffle::rocprim_shuffles(std::mem::take(
         &mut pre.tokens,
     )));
+    // `auto op = hipcub::Sum();` written out at its uses ([`cub_functor_vars`]).
+    pre.tokens = cub_functor_vars::cub_functor_vars(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
