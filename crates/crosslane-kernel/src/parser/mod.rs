@@ -132,6 +132,7 @@ mod host_sizeof;
 mod host_state;
 mod host_switch;
 mod host_template_launch;
+mod host_text;
 mod host_vec;
 mod host_vf;
 mod host_view;
