@@ -3,7 +3,9 @@
 //! [`crate::wmma_header`] does for `<mma.h>`), on the include's own line so positions stay.
 //!
 //! Modelled as the copies they complete into: `cuda::memcpy_async(dst, src, bytes, bar)`
-//! copies `bytes / sizeof(T)` elements at the call and marks them as not yet complete
+//! copies `bytes / sizeof(T)` elements at the call and marks them as not yet complete (the
+//! group form `cuda::memcpy_async(group, dst, src, bytes, bar)` of the Programming Guide's
+//! `with_barrier` example shares them: the thread of rank r copies elements r, r + size, …)
 //! (`machine::async_copy`: a read before the wait is undefined, with the reason),
 //! `init(&bar, n)` records the expected count, and `bar.arrive_and_wait()` completes the
 //! calling thread's copies and is the block's `__syncthreads()`, so the destination holds the
@@ -34,7 +36,11 @@ pub const HEADER: &str = "namespace cuda { enum thread_scope { thread_scope_syst
     template <typename T> __device__ void memcpy_async(T *d, const T *s, \
     unsigned long long bytes, barrier<thread_scope_block> &bar) { \
     for (unsigned long long i = 0; i < bytes / sizeof(T); i++) { d[i] = s[i]; \
-    __crosslane_async_copy(d + i, sizeof(T), 0); } } } \
+    __crosslane_async_copy(d + i, sizeof(T), 0); } } \
+    template <typename G, typename T> __device__ void memcpy_async(G &g, T *d, const T *s, \
+    unsigned long long bytes, barrier<thread_scope_block> &bar) { \
+    for (unsigned long long i = g.thread_rank(); i < bytes / sizeof(T); i += g.size()) { \
+    d[i] = s[i]; __crosslane_async_copy(d + i, sizeof(T), 0); } } } \
     __device__ void init(cuda::barrier<cuda::thread_scope_block> *bar, int n) \
     { bar->expected = n; }";
 
