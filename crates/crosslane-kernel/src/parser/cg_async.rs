@@ -23,6 +23,10 @@ use crate::KernelError;
 
 /// The name of the copies `cg::memcpy_async` calls (one per element type).
 const COPY: &str = "__cg_memcpy_async";
+/// The same copies without the batch's commit, for `cuda::memcpy_async(group, …, sync)`: a
+/// barrier's `arrive_and_wait` completes every copy, and a pipeline's `producer_commit()`
+/// closes the stage's batch (`barrier_header.rs`).
+const COPY_UNCOMMITTED: &str = "__cg_memcpy_async_uncommitted";
 
 impl Parser<'_> {
     /// `memcpy_async`, `wait` or `wait_prior` after `cg::`; `None` for any other name.
@@ -51,7 +55,7 @@ impl Parser<'_> {
                     (second, third)
                 };
                 self.expect_punct(")")?;
-                self.cg_copy_call(g, dst, src, bytes, at).map(Some)
+                self.cg_copy_call(g, dst, src, bytes, true, at).map(Some)
             }
             "wait" | "wait_prior" if self.is_punct("(") || self.is_punct("<") => {
                 self.cg_wait(name, at).map(Some)
@@ -94,7 +98,7 @@ impl Parser<'_> {
         // The barrier (or pipeline) names where the copy completes: read, not evaluated.
         let _sync_object = self.assign_expr()?;
         self.expect_punct(")")?;
-        self.cg_copy_call(g, dst, src, bytes, at).map(Some)
+        self.cg_copy_call(g, dst, src, bytes, false, at).map(Some)
     }
 
     /// The call of the group copy of `bytes` from `src` to `dst` by group `g`.
@@ -104,13 +108,14 @@ impl Parser<'_> {
         dst: Expr,
         src: Expr,
         bytes: Expr,
+        commit: bool,
         at: Span,
     ) -> PResult<Expr> {
         let rank = self.cg_op(g.group, g.mask.clone(), None, "thread_rank", &[], at)?;
         let size = self.cg_op(g.group, g.mask, None, "size", &[], at)?;
         // A scalar or vector element: the copy built as nodes.
         if let Some(elem) = self.pointee_type(&dst) {
-            let f = self.cg_copy_fn(elem, at);
+            let f = self.cg_copy_fn(elem, commit, at);
             let args = vec![dst, src, bytes, rank, size];
             return Ok(Expr::new(ExprKind::Call(f, args), at));
         }
@@ -144,7 +149,7 @@ impl Parser<'_> {
                  pass an array or a pointer of a declared type",
             ));
         };
-        let f = self.cg_copy_struct_fn(&record, at)?;
+        let f = self.cg_copy_struct_fn(&record, commit, at)?;
         let args = vec![dst, src, bytes, rank, size];
         Ok(Expr::new(ExprKind::Call(f, args), at))
     }
@@ -249,14 +254,15 @@ impl Parser<'_> {
     /// unsigned n)`): thread of rank `r` of a group of `n` copies elements `r`, `r + n`, … below
     /// `bytes / sizeof(T)`, marking each not yet complete, then commits the batch (module
     /// comment).
-    fn cg_copy_fn(&mut self, elem: ValTy, at: Span) -> String {
-        let fname = mangle(COPY, &[TArg::Type(elem)]);
+    fn cg_copy_fn(&mut self, elem: ValTy, commit: bool, at: Span) -> String {
+        let base = if commit { COPY } else { COPY_UNCOMMITTED };
+        let fname = mangle(base, &[TArg::Type(elem)]);
         if self.fn_types.contains_key(&fname) {
             return fname;
         }
         // `sizeof(T)` as the parser reads it for a value type.
         let size = u64::from(elem.scalar.bits().max(8) / 8) * u64::from(elem.lanes);
-        self.cg_push_copy_fn(&fname, size, &[("d".into(), "s".into(), elem)], at);
+        self.cg_push_copy_fn(&fname, size, &[("d".into(), "s".into(), elem)], commit, at);
         fname
     }
 
@@ -267,12 +273,13 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// A member that is itself an array.
-    fn cg_copy_struct_fn(&mut self, record: &str, at: Span) -> PResult<String> {
+    fn cg_copy_struct_fn(&mut self, record: &str, commit: bool, at: Span) -> PResult<String> {
         let tag: String = record
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
-        let fname = format!("{COPY}_struct_{tag}");
+        let base = if commit { COPY } else { COPY_UNCOMMITTED };
+        let fname = format!("{base}_struct_{tag}");
         if self.fn_types.contains_key(&fname) {
             return Ok(fname);
         }
@@ -297,7 +304,7 @@ impl Parser<'_> {
             }
         }
         let whole = self.struct_size(record, at)?;
-        self.cg_push_copy_fn(&fname, whole, &arrays, at);
+        self.cg_push_copy_fn(&fname, whole, &arrays, commit, at);
         Ok(fname)
     }
 
@@ -311,6 +318,7 @@ impl Parser<'_> {
         fname: &str,
         whole: u64,
         arrays: &[(String, String, ValTy)],
+        commit: bool,
         at: Span,
     ) {
         let (u64_ty, u32_ty) = (
@@ -347,10 +355,13 @@ impl Parser<'_> {
         }
         let inner = b.block(inner);
         let each = b.for_(init, cond, next, inner);
-        // `commit();`
-        let commit = b.call(crate::machine::async_copy::ASYNC_COMMIT, Vec::new());
-        let commit = b.expr_stmt(commit);
-        let body = b.block(vec![each, commit]);
+        // `commit();` (not for a copy a pipeline's `producer_commit()` commits)
+        let mut stmts = vec![each];
+        if commit {
+            let c = b.call(crate::machine::async_copy::ASYNC_COMMIT, Vec::new());
+            stmts.push(b.expr_stmt(c));
+        }
+        let body = b.block(stmts);
         let mut params: Vec<Param> = arrays
             .iter()
             .map(|(dst, _, ty)| b.param(dst, Ty::Ptr(*ty)))

@@ -341,3 +341,53 @@ int main() {
     let t = run(src);
     assert_eq!(floats(&t, "out"), vec![Some(163_840.0)]);
 }
+
+#[test]
+fn a_two_stage_pipeline_waits_for_its_oldest_stage_only() {
+    // `cuda::pipeline` of the Guide's staging example: two stages committed, then
+    // `consumer_wait()` completes the older one. Stage 0 (in[0..32]) is readable: a[t] =
+    // in[t] = t; stage 1 (in[32..64]) is still pending, so reading it is undefined (the copy
+    // completes only at its wait); after a second `consumer_wait()` it reads in[32 + t].
+    // Python: a = list(range(32)); b = [None] * 32; c = [32 + t for t in range(32)]
+    let src = "\
+#include <cooperative_groups.h>
+#include <cuda/pipeline>
+__global__ void k(const int *in, int *a, int *b, int *c) {
+  auto block = cooperative_groups::this_thread_block();
+  __shared__ int buf[64];
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope::thread_scope_block, 2> state;
+  auto pipe = cuda::make_pipeline(block, &state);
+  for (int s = 0; s < 2; s++) {
+    pipe.producer_acquire();
+    cuda::memcpy_async(block, buf + 32 * s, in + 32 * s, sizeof(int) * 32, pipe);
+    pipe.producer_commit();
+  }
+  pipe.consumer_wait();
+  int t = block.thread_rank();
+  a[t] = buf[t];
+  b[t] = buf[32 + t];
+  pipe.consumer_release();
+  pipe.consumer_wait();
+  c[t] = buf[32 + t];
+  pipe.consumer_release();
+}
+";
+    let t = run_finished(
+        src,
+        launch_grid(
+            32,
+            1,
+            &[
+                ("in", 64, "index"),
+                ("a", 32, "zero"),
+                ("b", 32, "zero"),
+                ("c", 32, "zero"),
+            ],
+        ),
+    );
+    let a: Vec<Option<i128>> = (0..32).map(Some).collect();
+    assert_eq!(ints(&t, "a"), a);
+    assert!(ints(&t, "b").iter().all(Option::is_none));
+    let c: Vec<Option<i128>> = (32..64).map(Some).collect();
+    assert_eq!(ints(&t, "c"), c);
+}
