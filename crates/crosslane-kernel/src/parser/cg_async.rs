@@ -183,10 +183,7 @@ impl Parser<'_> {
         let sync = self.cg_op(g.group, g.mask, None, "sync", &[], at)?;
         let n = self.e_int(at, keep);
         let done = self.e_call(at, crate::machine::async_copy::ASYNC_WAIT, vec![n]);
-        Ok(self.cg_node(
-            at,
-            ExprKind::Comma(Box::new(done), Box::new(sync)),
-        ))
+        Ok(self.cg_node(at, ExprKind::Comma(Box::new(done), Box::new(sync))))
     }
 }
 

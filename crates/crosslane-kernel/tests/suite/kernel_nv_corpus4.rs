@@ -76,7 +76,10 @@ __global__ void k(int *o, int *q) {
   for (int m = 0; m < 4; m++) sh(m, 100 + threadIdx.x, &o[m * 32 + threadIdx.x], &q[m * 32 + threadIdx.x]);
 }
 ";
-    let t = run_finished(src, launch_grid(32, 1, &[("o", 128, "zero"), ("q", 128, "zero")]));
+    let t = run_finished(
+        src,
+        launch_grid(32, 1, &[("o", 128, "zero"), ("q", 128, "zero")]),
+    );
     let o = ints(&t, "o");
     let q = ints(&t, "q");
     let first16 = |v: &[Option<i128>], m: usize| -> Vec<i128> {
@@ -134,7 +137,10 @@ __global__ void k(float *o, float *z) {
   z[threadIdx.x] = w;
 }
 ";
-    let t = run_finished(src, launch_grid(32, 1, &[("o", 32, "zero"), ("z", 32, "zero")]));
+    let t = run_finished(
+        src,
+        launch_grid(32, 1, &[("o", 32, "zero"), ("z", 32, "zero")]),
+    );
     let want: Vec<Option<f64>> = (0..32)
         .map(|i| Some(0.5 * f64::from((0..=i).sum::<i32>())))
         .collect();
