@@ -397,3 +397,33 @@ __global__ void k(const int *in, int *a, int *b, int *c) {
     let c: Vec<Option<i128>> = (32..64).map(Some).collect();
     assert_eq!(ints(&t, "c"), c);
 }
+
+#[test]
+fn host_calls_past_the_budget_are_named_in_a_warning() {
+    // A timing loop calling a host helper 100 times (the CUDA-Programming book's `timing()`):
+    // the host reading reads 64 calls of its own functions; the warning says the rest are not
+    // read, naming the call (was only "a pointer the host reading does not follow").
+    let src = "\
+__global__ void k(const float *x, float *y) { y[threadIdx.x] = x[threadIdx.x]; }
+float run(const float *d_x) {
+  float *d_y;
+  cudaMalloc(&d_y, 32 * sizeof(float));
+  k<<<1, 32>>>(d_x, d_y);
+  cudaFree(d_y);
+  return 0.0f;
+}
+int main() {
+  float *d_x;
+  cudaMalloc(&d_x, 32 * sizeof(float));
+  cudaMemset(d_x, 0, 32 * sizeof(float));
+  for (int r = 0; r < 100; ++r) run(d_x);
+  return 0;
+}
+";
+    let t = run(src);
+    assert!(
+        has(&t, Level::Warning, "more than 64 times (here `run(…)`)"),
+        "{:?}",
+        crate::support::said(&t, Level::Warning)
+    );
+}
