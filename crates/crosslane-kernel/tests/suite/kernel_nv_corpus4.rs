@@ -427,3 +427,28 @@ int main() {
         crate::support::said(&t, Level::Warning)
     );
 }
+
+#[test]
+fn a_single_host_store_into_managed_memory_before_any_launch_is_read() {
+    // `cudaMallocManaged(&dot, sizeof(double)); *dot = 0.0;` (the conjugate-gradient sample)
+    // and `s[1] = 5;` of a 4-int allocation: the launch reads those cells; the cells no store
+    // wrote stay undefined. 32 threads add 1.5 to dot[0] and 1 to s[1]. Python:
+    //   dot = [32 * 1.5] == [48.0]; s = [None, 5 + 32, None, None]
+    let src = "\
+__global__ void k(double *dot, int *s) { atomicAdd(dot, 1.5); atomicAdd(&s[1], 1); }
+int main() {
+  double *dot;
+  int *s;
+  cudaMallocManaged(reinterpret_cast<void **>(&dot), sizeof(double));
+  cudaMallocManaged(&s, 4 * sizeof(int));
+  *dot = 0.0;
+  s[1] = 5;
+  k<<<1, 32>>>(dot, s);
+  cudaDeviceSynchronize();
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(floats(&t, "dot"), vec![Some(48.0)]);
+    assert_eq!(ints(&t, "s"), vec![None, Some(37), None, None]);
+}
