@@ -87,7 +87,7 @@ pub(super) const LAUNCH_APIS: &[&str] = &[
 ];
 
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
-pub const MAX_FILL: i128 = 65_536;
+pub const MAX_FILL: i128 = 1 << 20;
 
 /// Whether a function body calls `asc_vf_call<F>(…)`: an Ascend C SIMD-side kernel that
 /// launches the SIMT function `F` (asc-devkit `include/simt_api/common_functions.h`: `template

@@ -569,6 +569,22 @@ impl Parser<'_> {
         if super::host::launches_in(&toks[k..end]) {
             return None;
         }
+        // `*m = v;` of managed memory no launch was given yet: its cell 0 (`m[0] = v`).
+        if let (Some(Tok::Punct("*")), Some(Tok::Ident(m)), Some(Tok::Punct("="))) =
+            (tok(k), tok(k + 1), tok(k + 2))
+        {
+            let m = m.clone();
+            // `end` is past the statement's `;`.
+            let value = self
+                .host_value(st, k + 3, end.saturating_sub(1))
+                .and_then(HostVal::text);
+            if self.managed_first_cell(st, &m, Some(0), value) {
+                if let Some(f) = st.fills.get_mut(&m) {
+                    f.1 = toks[k].line;
+                }
+                return Some(end);
+            }
+        }
         self.host_eval_stmt(st, k, end)
     }
 

@@ -351,6 +351,19 @@ impl Parser<'_> {
                     return;
                 }
                 if !st.fills.contains_key(&name) {
+                    // Managed memory's first cell written before any launch: a fill of it.
+                    if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("="))) {
+                        let index = self
+                            .host_value(st, i + 1, c)
+                            .and_then(HostVal::int)
+                            .and_then(|x| usize::try_from(x).ok());
+                        let value = self.host_value(st, c + 2, end).and_then(HostVal::text);
+                        if self.managed_first_cell(st, &name, index, value) {
+                            if let Some(f) = st.fills.get_mut(&name) {
+                                f.1 = toks[k].line;
+                            }
+                        }
+                    }
                     return;
                 }
                 let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));

@@ -554,6 +554,48 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// `m[i] = v;` (or `*m = v;`, cell 0) of managed memory `m` that no launch was given yet and
+    /// no fill wrote: the allocation's cells become a fill of cells nothing wrote (undefined,
+    /// C++17 [dcl.init]/12) with this one set, so the next launch reads it (the CG sample's
+    /// `*dot_result = 0.0;`, a training exercise's `*sum = 0;`). False (nothing recorded) for
+    /// any other memory, a cell count or index not known, or a value with no constant value.
+    pub(super) fn managed_first_cell(
+        &mut self,
+        st: &mut HostState,
+        name: &str,
+        index: Option<usize>,
+        value: Option<String>,
+    ) -> bool {
+        if managed_call(st, name).is_none()
+            || st.prior.get(name).is_some_and(|p| !p.is_empty())
+            || st.fills.contains_key(name)
+            || st.unknown.contains_key(name)
+        {
+            return false;
+        }
+        let Some(&(bytes, _, _)) = st.mallocs.get(name) else {
+            return false;
+        };
+        let Some(&elem) = st.elem_bytes.get(name).filter(|&&e| e > 0) else {
+            return false;
+        };
+        let cells = bytes / elem;
+        let (Some(x), Some(v)) = (index, value) else {
+            return false;
+        };
+        if cells == 0 || cells > super::host::MAX_FILL as u64 || x as u64 >= cells {
+            return false;
+        }
+        let Ok(n) = usize::try_from(cells) else {
+            return false;
+        };
+        let mut values = vec!["undef".to_string(); n];
+        values[x] = v;
+        let line = self.toks.get(self.pos).map_or(0, |t| t.line);
+        st.fills.insert(name.to_string(), (values, line));
+        true
+    }
+
     /// Whether the copy `cudaMemcpy(d, s, bytes, kind)` (its comma-separated parts) is a
     /// device-to-device copy of all of `d` from a device pointer `s` host code follows: the
     /// kind is `cudaMemcpyDeviceToDevice` / `hipMemcpyDeviceToDevice`, and `bytes` is `d`'s

@@ -624,6 +624,8 @@ struct Parser<'a> {
     /// message), each an error of the runs that reach it ([`refused_kernel`]).
     refused_bodies: Vec<(String, u32, u32, String)>,
     host_calls_read: u32,
+    /// Whether the warning that host calls past the budget are not read was given.
+    host_call_budget_said: bool,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
     symbol_copies: Vec<host::SymbolCopy>,
@@ -923,6 +925,7 @@ impl<'a> Parser<'a> {
             refused_bodies: Vec::new(),
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
+            host_call_budget_said: false,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
             readbacks: Vec::new(),
