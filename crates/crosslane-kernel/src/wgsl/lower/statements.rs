@@ -331,7 +331,12 @@ impl Lower<'_> {
                 };
                 self.ballots.insert(*result);
                 let c = call("subgroupBallot", vec![p]);
-                vec![self.call_stmt(Some(*result), c, Some(ValTy::scalar(Scalar::U64)), at)?]
+                let mut v =
+                    vec![self.call_stmt(Some(*result), c, Some(ValTy::scalar(Scalar::U64)), at)?];
+                if self.lanes > 64 {
+                    v.extend(self.ballot_high_words(*result, *predicate, at)?);
+                }
+                v
             }
             Statement::SubgroupGather {
                 mode,
