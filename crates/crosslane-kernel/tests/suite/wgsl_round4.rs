@@ -64,3 +64,32 @@ fn main(@builtin(subgroup_invocation_id) id: u32, @builtin(local_invocation_inde
     let c = ints_or_min(&t, "c");
     assert!(c.iter().all(|&x| x == 0), "{c:?}");
 }
+
+/// WGSL § Uniformity Analysis, loop statements: an iteration starts with the state the
+/// previous one ended with, after its `continuing` block. A variable the body sets to
+/// `local_invocation_index` and `continuing` resets to 0 is uniform again at the loop's top,
+/// so the `subgroupAdd` under `if (t == 0u)` is in uniform control flow (Tint accepts it; it
+/// was refused: "depends on variable `t`, written non-uniformly in the loop"). Three
+/// iterations, each adding the 32 invocations' 1: 96 everywhere.
+#[test]
+fn a_variable_continuing_resets_is_uniform_at_the_loops_top() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  var t = 0u;
+  var n = 0u;
+  loop {
+    if (t == 0u) { o[lid] += subgroupAdd(1u); }
+    t = lid;
+    continuing { t = 0u; n++; break if n >= 3u; }
+  }
+}";
+    let t = run_with(src, wgsl_out(32, 32));
+    assert_eq!(ints_or_min(&t, "o"), vec![96; 32]);
+
+    // The same reset reached only on some iterations (under a branch) keeps `t` varying.
+    let partial = src.replace("t = 0u; n++;", "if (n == 1u) { t = 0u; } n++;");
+    let e = crosslane_kernel::wgsl::run_wgsl(&partial, wgsl_out(32, 32))
+        .expect_err("`t` is varying at the top when continuing does not always reset it");
+    assert!(e.to_string().contains("variable `t`"), "{e}");
+}
