@@ -93,3 +93,36 @@ fn a_variable_continuing_resets_is_uniform_at_the_loops_top() {
         .expect_err("`t` is varying at the top when continuing does not always reset it");
     assert!(e.to_string().contains("variable `t`"), "{e}");
 }
+
+/// WGSL spec § Uniformity Analysis: a subgroup call in non-uniform control flow is a
+/// shader-creation error, so the whole module is refused (Tint checks every entry point and
+/// the browser's `createShaderModule` fails) whichever entry point a pipeline would name.
+/// A multi-pass file whose first kernel clears a buffer and whose second calls
+/// `subgroupExclusiveAdd` in a loop bounded by the invocation id ran its first kernel
+/// ("finished"); it is refused, naming the second.
+#[test]
+fn a_module_is_refused_when_another_entry_point_fails_uniformity() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn clear(@builtin(global_invocation_id) id: vec3<u32>) {
+  o[id.x] = 0u;
+}
+@compute @workgroup_size(32) fn scan(@builtin(local_invocation_id) lid: vec3<u32>) {
+  for (var i = lid.x; i < 64u; i += 32u) { o[i] = subgroupExclusiveAdd(o[i]); }
+}";
+    let e = crosslane_kernel::wgsl::run_wgsl(src, wgsl_out(32, 64))
+        .expect_err("the second entry point's divergent subgroup call refuses the module");
+    let m = e.to_string();
+    assert!(
+        m.contains("subgroupExclusiveAdd") && m.contains("`scan`"),
+        "{m}"
+    );
+
+    // Bounded uniformly, both kernels are valid and the first runs: o = 0 everywhere.
+    let fixed = src.replace(
+        "for (var i = lid.x; i < 64u; i += 32u) { o[i] = subgroupExclusiveAdd(o[i]); }",
+        "for (var k = 0u; k < 2u; k++) { o[lid.x + 32u * k] = subgroupExclusiveAdd(1u); }",
+    );
+    let t = run_with(&fixed, wgsl_out(32, 32));
+    assert_eq!(ints_or_min(&t, "o"), vec![0; 32]);
+}
