@@ -17,6 +17,7 @@ pub mod math;
 pub mod naga;
 pub mod naga_relax;
 pub mod op_mix;
+pub mod op_mix_text;
 pub mod override_eval;
 pub mod scan;
 pub mod stmt_diagnostics;

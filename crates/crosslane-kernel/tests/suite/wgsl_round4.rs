@@ -126,3 +126,41 @@ fn a_module_is_refused_when_another_entry_point_fails_uniformity() {
     let t = run_with(&fixed, wgsl_out(32, 32));
     assert_eq!(ints_or_min(&t, "o"), vec![0; 32]);
 }
+
+/// WGSL spec § Expressions: a bitwise expression chains one of `&`, `|`, `^` over unary
+/// operands, and a relational expression compares two shift expressions, so `1u & 2u | 3u`
+/// and `x & m != 0u` need parentheses (Tint: "mixing '&' and '|' requires parenthesis", at
+/// the expression's first operator). A module-scope `const` mix ran with C's precedence (naga
+/// folds it before any IR check: the shader stored 3), and `x & m != 0u` was refused with
+/// naga's "Incompatible operands: LogicalAnd(u32, _)" at 1:1. Both are refused at Tint's line
+/// and column; the parenthesized forms run.
+#[test]
+fn operator_mixes_in_consts_and_comparisons_are_refused_where_tint_refuses_them() {
+    let folded = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+const K = 1u & 2u | 3u;
+@compute @workgroup_size(1) fn main() { o[0] = K; }";
+    let e = crosslane_kernel::wgsl::run_wgsl(folded, wgsl_out(32, 1)).expect_err("mix");
+    assert_eq!((e.line, e.col), (2, 14), "{e}");
+    assert!(e.to_string().contains("mixing `&` and `|`"), "{e}");
+
+    let compared = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  let m = 1u;
+  if (i & m != 0u && i > 1u) { o[i] = 1u; }
+}";
+    let e = crosslane_kernel::wgsl::run_wgsl(compared, wgsl_out(4, 4)).expect_err("mix");
+    assert_eq!((e.line, e.col), (4, 9), "{e}");
+    assert!(e.to_string().contains("mixing `&` and `!=`"), "{e}");
+
+    // Grouped as WGSL wants: (1 & 2) | 3 = 3; invocations 3 (odd and > 1) store 1.
+    let t = run_with(
+        &folded.replace("1u & 2u | 3u", "(1u & 2u) | 3u"),
+        wgsl_out(32, 1),
+    );
+    assert_eq!(ints_or_min(&t, "o"), vec![3]);
+    let t = run_with(
+        &compared.replace("i & m != 0u", "(i & m) != 0u"),
+        wgsl_out(4, 4),
+    );
+    assert_eq!(ints_or_min(&t, "o"), vec![0, 0, 0, 1]);
+}
