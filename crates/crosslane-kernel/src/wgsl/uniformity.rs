@@ -533,9 +533,8 @@ impl Walk<'_> {
                     // variable the loop writes non-uniformly anywhere may be non-uniform.
                     let mut entry = self.local_state.clone();
                     for l in self.loop_sets.get(&key).cloned().unwrap_or_default() {
-                        if !entry.contains_key(&l) {
-                            let w = in_loop(self, l);
-                            entry.insert(l, w);
+                        if let std::collections::hash_map::Entry::Vacant(v) = entry.entry(l) {
+                            v.insert(in_loop(self, l));
                         }
                     }
                     self.loop_stack.push(key);
