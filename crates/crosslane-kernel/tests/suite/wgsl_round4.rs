@@ -164,3 +164,38 @@ const K = 1u & 2u | 3u;
     );
     assert_eq!(ints_or_min(&t, "o"), vec![0, 0, 0, 1]);
 }
+
+/// WGSL § Memory Layout: `bool` is not host-shareable, so a workgroup struct holding one
+/// beside 32-bit members (`struct Inner { b: bool, v: vec4<i32>, f: f32 }`, Tint's
+/// `workgroupUniformLoad` structures test) has no layout a buffer must match; each `bool`
+/// member with 4 bytes of its own takes a 4-byte cell (non-zero reads true). It was refused:
+/// "structs mixing `f16` … (or `bool` with anything) are emulated only as function or private
+/// variables". Each invocation writes element `i`, then reads element `3 - i` and `t`.
+#[test]
+fn a_workgroup_struct_holds_bool_beside_32_bit_members() {
+    let src = "struct Inner { b: bool, v: vec4<i32>, f: f32, }
+var<workgroup> s: array<Inner, 4>;
+var<workgroup> t: Inner;
+@group(0) @binding(0) var<storage, read_write> o: array<i32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  s[i].b = (i % 2u) == 1u;
+  s[i].v = vec4<i32>(i32(i), 2, 3, 4);
+  s[i].f = 0.5 * f32(i);
+  if (i == 0u) { t.b = true; t.f = 1.5; }
+  workgroupBarrier();
+  let j = 3u - i;
+  o[i] = select(0, 100, s[j].b) + s[j].v.x * 10 + i32(s[j].f * 2.0)
+       + select(0, 1000, t.b) + i32(t.f * 2.0) * 10000;
+}";
+    // [(100 if (3-i) % 2 else 0) + (3-i)*10 + (3-i) + 1000 + 30000 for i in range(4)]
+    let t = run_with(src, wgsl_out(4, 4));
+    assert_eq!(ints_or_min(&t, "o"), vec![31133, 31022, 31111, 31000]);
+
+    // Two `bool` members one byte apart (naga's layout) would share a cell: still refused.
+    let packed = "struct P { a: bool, b: bool, c: u32 }
+var<workgroup> s: P;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(1) fn main() { s.a = true; s.b = false; o[0] = select(0u, 1u, s.a); }";
+    let e = crosslane_kernel::wgsl::run_wgsl(packed, wgsl_out(1, 1)).expect_err("refused");
+    assert!(e.to_string().contains("closer than 4 bytes"), "{e}");
+}
