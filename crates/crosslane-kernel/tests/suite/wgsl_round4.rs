@@ -199,3 +199,38 @@ var<workgroup> s: P;
     let e = crosslane_kernel::wgsl::run_wgsl(packed, wgsl_out(1, 1)).expect_err("refused");
     assert!(e.to_string().contains("closer than 4 bytes"), "{e}");
 }
+
+/// WGSL § workgroupUniformLoad: `workgroupUniformLoad(p: ptr<workgroup, T>) -> T` for any
+/// constructible `T` (Dawn's tests load vectors, matrices, arrays and structs). A vector,
+/// matrix, array or struct result was refused ("a whole vector here is not emulated yet");
+/// it is loaded cell by cell after the barrier, directly and from a helper returning it.
+/// Invocation 1 writes, every invocation loads after the barrier:
+/// o[i] = v.w + m[1].z * 10 + a[4] * 100 + v[i] + s.a + s.b = 4 + 70 + 900 + (i + 1) + 3 + 0.5.
+#[test]
+fn workgroup_uniform_load_of_vectors_matrices_arrays_and_structs() {
+    let src = "struct S { a: u32, b: f32, v: vec4<i32> }
+var<workgroup> v: vec4<f32>;
+var<workgroup> m: mat2x3<f32>;
+var<workgroup> a: array<u32, 5>;
+var<workgroup> t: S;
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+fn load_s() -> S { return workgroupUniformLoad(&t); }
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  if (i == 1u) {
+    v = vec4<f32>(1.0, 2.0, 3.0, 4.0);
+    m[1] = vec3<f32>(5.0, 6.0, 7.0);
+    a[4] = 9u;
+    t.a = 3u; t.b = 0.5; t.v = vec4<i32>(1, 2, 3, 4);
+  }
+  let x = workgroupUniformLoad(&v);
+  let y = workgroupUniformLoad(&m);
+  let z = workgroupUniformLoad(&a);
+  let s = load_s();
+  o[i] = x.w + y[1].z * 10.0 + f32(z[4]) * 100.0 + x[i] + f32(s.a) + s.b;
+}";
+    let t = run_with(src, wgsl_out(4, 4));
+    assert_eq!(
+        crate::support::floats_or_nan(&t, "o"),
+        vec![978.5, 979.5, 980.5, 981.5]
+    );
+}
