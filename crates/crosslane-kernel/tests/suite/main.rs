@@ -162,5 +162,6 @@ mod wgsl_loops_logic;
 mod wgsl_private;
 mod wgsl_relax;
 mod wgsl_round3;
+mod wgsl_round4;
 mod wgsl_scan_undefined;
 mod wgsl_uniformity;
