@@ -20,6 +20,12 @@ pub struct Span {
 /// by position) while `col % SYNTH_COL` still names the source column ([`Span::shown`]).
 pub const SYNTH_COL: u32 = 1 << 20;
 
+/// The first column of the tokens of crosslane's rocPRIM declarations (`parser/rocprim_lib.rs`): past any line of a source (the lexer's
+/// budget keeps a line far shorter), so a position at or past it is the declarations', and
+/// below [`crate::ast::SYNTH_COL`] by more than their count, so a node the front end
+/// synthesizes from one (`col + SYNTH_COL × n`, shown modulo `SYNTH_COL`) still shows it.
+pub const ROCPRIM_PRELUDE_COL: u32 = SYNTH_COL - (1 << 17);
+
 impl Span {
     /// The span as a user sees it: a synthesized node's source column.
     pub fn shown(self) -> Span {

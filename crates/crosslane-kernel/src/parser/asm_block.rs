@@ -172,7 +172,7 @@ impl Block<'_> {
                     "`{t}` in `{op}`: a special register is read into a `.b32` / `.b64` register"
                 )));
             }
-            let v = super::asm::special_register(name, self.at).ok_or_else(|| {
+            let v = super::asm_sreg::special_register(name, self.at).ok_or_else(|| {
                 self.err(format!(
                     "`%{name}` in `{op}` is not a special register the emulator reads"
                 ))
@@ -336,7 +336,7 @@ impl Block<'_> {
         };
         let a = self.source(&ops[1], la, false, mnemonic)?;
         let int = |x: Expr| self.cast(Scalar::I32, x);
-        let lane = int(super::asm::special_register("laneid", self.at)
+        let lane = int(super::asm_sreg::special_register("laneid", self.at)
             .ok_or_else(|| self.err("no %laneid".into()))?);
         let b = self.source(&ops[2], 'r', false, mnemonic)?;
         let c = self.source(&ops[3], 'r', false, mnemonic)?;

@@ -41,6 +41,7 @@ mod asm_cvt;
 mod asm_label;
 mod asm_mem;
 mod asm_ops;
+mod asm_sreg;
 mod atomic_ref;
 mod attributes;
 mod bit_cast;

@@ -54,11 +54,8 @@ pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `war
      `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the rocPRIM definition into \
      the file";
 
-/// The first column of the declarations' tokens: past any line of a source (the lexer's
-/// budget keeps a line far shorter), so a position at or past it is the declarations', and
-/// below [`crate::ast::SYNTH_COL`] by more than their count, so a node the front end
-/// synthesizes from one (`col + SYNTH_COL × n`, shown modulo `SYNTH_COL`) still shows it.
-pub(super) const PRELUDE_COL: u32 = crate::ast::SYNTH_COL - (1 << 17);
+/// The first column of the declarations' tokens ([`crate::ast::ROCPRIM_PRELUDE_COL`]).
+pub(super) use crate::ast::ROCPRIM_PRELUDE_COL as PRELUDE_COL;
 
 /// An error whose position is inside the declarations, placed at the source's line that
 /// calls into them: the last rocPRIM member or class the message's `in `…`` chain names

@@ -181,7 +181,7 @@ pub(super) fn flatten_scopes(
             if punct(toks.get(j), "{") {
                 // crosslane's own rocPRIM declarations ([`super::rocprim_lib`]) are no
                 // namespace of the source's.
-                let own = toks[ns].col % crate::ast::SYNTH_COL >= super::rocprim_lib::PRELUDE_COL;
+                let own = toks[ns].col % crate::ast::SYNTH_COL >= crate::ast::ROCPRIM_PRELUDE_COL;
                 if !own && noted.insert(name.clone()) {
                     let shown = if name.is_empty() {
                         "an anonymous namespace".to_string()
