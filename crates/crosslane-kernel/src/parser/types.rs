@@ -418,7 +418,12 @@ impl Parser<'_> {
                 words.push(w);
                 continue;
             }
-            if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__gm__") {
+            // `float constexpr x = …;`, `int const n`: the specifiers of a decl-specifier-seq
+            // come in any order ([dcl.spec]/1).
+            if matches!(
+                w.as_str(),
+                "const" | "constexpr" | "volatile" | "__restrict__" | "__gm__"
+            ) {
                 self.bump();
                 continue;
             }

@@ -1,0 +1,80 @@
+//! Shapes the fourth inference-library corpus met (TensorRT-LLM's reduction header, ONNX
+//! Runtime's skip-LayerNorm, Apex's cross-entropy, vLLM's reduction header on ROCm,
+//! DeepSpeed's layer norm): `const`/`constexpr` after the type word, a whole struct stored
+//! through a cast pointer (`aligned_vector` stores), and the other constructs listed at each
+//! test. Kernels written here in those shapes; each expected value is derived by hand in the
+//! comment beside it.
+
+use crate::support::{floats, launch, run_finished};
+use crosslane_core::op::Dialect;
+
+#[test]
+fn constexpr_after_the_type_word_declares_a_constant() {
+    // C++17 [dcl.spec]/1: the decl-specifiers of a declaration come in any order, so
+    // `static float constexpr M = 65504.F;` declares the constant M = 65504 at file scope (used
+    // by a struct's default member initializer and a member function), and `float constexpr`,
+    // `int const` inside a kernel declare locals. o[0] = -M = -65504 (the default member
+    // initializer), o[1] = -M + 1 = -65503 (after `init()`), o[2] = H + G = 3 + 2 = 5,
+    // o[3] = N * 2 = 14.
+    let src = "\
+namespace a { namespace b {
+static float constexpr M = 65504.F;
+template <typename T> struct S {
+    T u = -M;
+    __device__ void init() { u = -M; }
+};
+}}
+using namespace a::b;
+__global__ void k(float* o) {
+    S<float> s;
+    o[0] = s.u;
+    s.init();
+    o[1] = s.u + 1.0f;
+    float constexpr H = 3.0f;
+    static float constexpr G = 2.0f;
+    o[2] = H + G;
+    int const N = 7;
+    o[3] = N * 2;
+}
+";
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 4, "zero")]));
+    assert_eq!(
+        floats(&t, "o"),
+        vec![Some(-65504.0), Some(-65503.0), Some(5.0), Some(14.0)]
+    );
+}
+
+#[test]
+fn whole_struct_stored_through_a_cast_pointer() {
+    // An `aligned_vector<float, 4>` (a struct of one `float[4]` member) loaded from `in` into
+    // a local array through `*vp = *reinterpret_cast<const V*>(&in[4 * t])`, doubled, then
+    // stored back through `*reinterpret_cast<V*>(&out[4 * t]) = *vp` (a named pointer to the
+    // local array) and through `reinterpret_cast<V*>(out2)[t] = *reinterpret_cast<V*>(&r)`:
+    // a struct assignment copies every member ([class.copy.assign]/12), so with in[i] = i
+    // both outputs hold out[i] = 2 i for the 8 threads' 32 cells.
+    let src = "\
+template <typename T, int N> struct alignas(sizeof(T) * N) aligned_vector { T val[N]; };
+__global__ void k(float* out, float* out2, const float* in) {
+    using V = aligned_vector<float, 4>;
+    float r[4];
+    V* vp = reinterpret_cast<V*>(&r);
+    *vp = *reinterpret_cast<const V*>(&in[threadIdx.x * 4]);
+    for (int i = 0; i < 4; i++) r[i] *= 2.0f;
+    *(reinterpret_cast<V*>(&out[threadIdx.x * 4])) = *vp;
+    reinterpret_cast<V*>(out2)[threadIdx.x] = *reinterpret_cast<V*>(&r);
+}
+";
+    let cfg = launch(
+        Dialect::Cuda,
+        8,
+        &[
+            ("out", 32, "zero"),
+            ("out2", 32, "zero"),
+            ("in", 32, "index"),
+        ],
+    );
+    let t = run_finished(src, cfg);
+    let want: Vec<Option<f64>> = (0..32).map(|i| Some(2.0 * f64::from(i))).collect();
+    assert_eq!(floats(&t, "out"), want);
+    assert_eq!(floats(&t, "out2"), want);
+}
