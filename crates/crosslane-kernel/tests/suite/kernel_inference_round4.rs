@@ -78,3 +78,68 @@ __global__ void k(float* out, float* out2, const float* in) {
     assert_eq!(floats(&t, "out"), want);
     assert_eq!(floats(&t, "out2"), want);
 }
+
+#[test]
+fn hip_warp_size_is_a_constant_expression_in_function_bodies() {
+    // HIP through ROCm 6 (the version modelled): the device `warpSize` is a constexpr of the
+    // wave size (ROCm 7.0 made it a run-time value), as vLLM's ROCm build uses it
+    // (`#define WARP_SIZE warpSize`). In a block of 256: lanes = (256 + W - 1) / W is 4 on a
+    // wave of 64 and 8 on a wave of 32; the `__shared__` array has `lanes` cells, and the
+    // template argument `pow2<lanes>()` returns 2 * lanes. o[0] = lanes + 10 * cells +
+    // 100 * pow2 = 4 + 40 + 800 = 844 (wave 64) and 8 + 80 + 1600 = 1688 (wave 32).
+    let src = "\
+#include <hip/hip_runtime.h>
+#define WARP_SIZE warpSize
+template <int N> __device__ int twice() { return 2 * N; }
+__global__ void k(float* o) {
+    constexpr int lanes = (256 + WARP_SIZE - 1) / WARP_SIZE;
+    __shared__ float s[lanes];
+    if (threadIdx.x == 0) o[0] = lanes + 10 * (int)(sizeof(s) / sizeof(float)) + 100 * twice<lanes>();
+}
+";
+    for (lanes, want) in [(64, 844.0), (32, 1688.0)] {
+        let mut cfg = launch(Dialect::Hip, 256, &[("o", 1, "zero")]);
+        cfg.lanes = Some(lanes);
+        let t = run_finished(src, cfg);
+        assert_eq!(floats(&t, "o"), vec![Some(want)], "wave {lanes}");
+    }
+}
+
+#[test]
+fn aligned_storage_of_a_multiple_of_a_type_is_a_vector_of_it() {
+    // C++17 [meta.trans.other]: `std::aligned_storage<ILP*sizeof(T), ILP*alignof(T)>::type` is
+    // storage for ILP objects of T; the softmax `ilpReduce` shape loads ILP elements at once by
+    // assigning one such object through a pointer to a local `T v[ILP]`. With ILP = 4 and
+    // in[i] = i, thread t loads in[4t..4t+3] and writes their sum 16t + 6; the `sizeof(T) * 2`
+    // spelling loads two: thread t writes in[2t] + in[2t+1] = 4t + 1.
+    let src = "\
+#include <type_traits>
+template <int ILP, typename T>
+__device__ T load_sum(const T* data, int offset) {
+    typedef typename std::aligned_storage<ILP*sizeof(T), ILP*alignof(T)>::type LoadT;
+    T v[ILP];
+    LoadT* value = reinterpret_cast<LoadT*>(&v);
+    *value = reinterpret_cast<const LoadT*>(data)[offset];
+    T s = 0;
+    for (int j = 0; j < ILP; ++j) s += v[j];
+    return s;
+}
+__global__ void k(float* out, float* out2, const float* in) {
+    out[threadIdx.x] = load_sum<4>(in, threadIdx.x);
+    using Two = std::aligned_storage_t<sizeof(float) * 2, alignof(float) * 2>;
+    float w[2];
+    *reinterpret_cast<Two*>(w) = reinterpret_cast<const Two*>(in)[threadIdx.x];
+    out2[threadIdx.x] = w[0] + w[1];
+}
+";
+    let cfg = launch(
+        Dialect::Cuda,
+        8,
+        &[("out", 8, "zero"), ("out2", 8, "zero"), ("in", 32, "index")],
+    );
+    let t = run_finished(src, cfg);
+    let want: Vec<Option<f64>> = (0..8).map(|t| Some(16.0 * f64::from(t) + 6.0)).collect();
+    assert_eq!(floats(&t, "out"), want);
+    let want2: Vec<Option<f64>> = (0..8).map(|t| Some(4.0 * f64::from(t) + 1.0)).collect();
+    assert_eq!(floats(&t, "out2"), want2);
+}
