@@ -1338,14 +1338,7 @@ impl Parser<'_> {
             }
             k += 1;
         }
-        // `static float constexpr HALF_FLT_MAX = 65504.F;` (TensorRT-LLM, FasterTransformer):
-        // the specifiers of a decl-specifier-seq come in any order ([dcl.spec]/1), so
-        // `const`/`constexpr` may follow the type word.
-        if !is_const && matches!(self.peek(k), Tok::Ident(_)) {
-            is_const =
-                matches!(self.peek(k + 1), Tok::Ident(w) if w == "const" || w == "constexpr");
-        }
-        if !is_const {
+        if !is_const && !self.const_after_type(k) {
             return None;
         }
         let save = self.pos;

@@ -143,3 +143,51 @@ __global__ void k(float* out, float* out2, const float* in) {
     let want2: Vec<Option<f64>> = (0..8).map(|t| Some(4.0 * f64::from(t) + 1.0)).collect();
     assert_eq!(floats(&t, "out2"), want2);
 }
+
+#[test]
+fn key_value_pairs_of_half2_beside_float_pairs() {
+    // ONNX Runtime's `KeyValuePairSum` has one `operator()` per pair type, `half2` pairs among
+    // them (a `cub::KeyValuePair` is a struct of `key` then `value`, cub/util_type.cuh). The
+    // float overload reduces (x, x*x) over a block of 64 with in[i] = i: sum 2016 and sum of
+    // squares 63*64*127/6 = 85344 (exact in float). The half2 overload adds a pair to itself:
+    // key (1, 2) + (1, 2) = (2, 4), value (3, 4) + (3, 4) = (6, 8); out[2] = key.x + 10 *
+    // value.y = 2 + 80 = 82.
+    let src = "\
+#include <cub/cub.cuh>
+#include <cuda_fp16.h>
+struct PairSum {
+    __device__ cub::KeyValuePair<float, float> operator()(const cub::KeyValuePair<float, float>& a,
+                                                          const cub::KeyValuePair<float, float>& b) {
+        return cub::KeyValuePair<float, float>(a.key + b.key, a.value + b.value);
+    }
+    __device__ cub::KeyValuePair<half2, half2> operator()(const cub::KeyValuePair<half2, half2>& a,
+                                                          const cub::KeyValuePair<half2, half2>& b) {
+        return cub::KeyValuePair<half2, half2>(__hadd2(a.key, b.key), __hadd2(a.value, b.value));
+    }
+};
+__global__ void k(float* out, const float* in) {
+    using BlockReduce = cub::BlockReduce<cub::KeyValuePair<float, float>, 64>;
+    __shared__ typename BlockReduce::TempStorage tmp;
+    PairSum sum;
+    float x = in[threadIdx.x];
+    const auto r = BlockReduce(tmp).Reduce(cub::KeyValuePair<float, float>(x, x * x), sum);
+    if (threadIdx.x == 0) {
+        out[0] = r.key;
+        out[1] = r.value;
+        cub::KeyValuePair<half2, half2> p(__floats2half2_rn(1.0f, 2.0f), __floats2half2_rn(3.0f, 4.0f));
+        cub::KeyValuePair<half2, half2> q = sum(p, p);
+        out[2] = __low2float(q.key) + 10.0f * __high2float(q.value);
+    }
+}
+";
+    let cfg = launch(
+        Dialect::Cuda,
+        64,
+        &[("out", 3, "zero"), ("in", 64, "index")],
+    );
+    let t = run_finished(src, cfg);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(2016.0), Some(85344.0), Some(82.0)]
+    );
+}
