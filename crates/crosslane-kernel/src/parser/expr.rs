@@ -1256,6 +1256,7 @@ impl Parser<'_> {
         } else {
             Vec::new()
         };
+        let kinds = std::mem::take(&mut self.call_targ_kinds);
         if !self.is_punct("(") {
             // `maxop<float>` named without a call: the specialization's address
             // ([temp.arg.explicit]/4 with [conv.func]: a template-id naming one function is
@@ -1263,6 +1264,7 @@ impl Parser<'_> {
             return self.specialization_addr(name, given, span);
         }
         let mut args = self.call_args()?;
+        self.call_targ_kinds = kinds;
         let instance = self.instantiate_call(name, given, &args, span)?;
         // Tile arguments: each tile's meta pair after the arguments (`cg_tile_meta`).
         let pairs = self.template_tile_meta_args(name, &instance, &args, span);

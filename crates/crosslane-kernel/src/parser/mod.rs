@@ -92,6 +92,7 @@ mod cub_warp_load;
 mod cuda_std;
 mod discard;
 mod entry_list;
+mod enum_targs;
 mod expr;
 mod expr_type;
 mod file_shared;
@@ -353,6 +354,7 @@ pub fn parse_preprocessed(
     } else {
         32
     };
+    p.enums = enum_targs::scan_enums(&tokens);
     if p.hip {
         // HIP's device `warpSize` is a constexpr of the target's wave size through ROCm 6 (the
         // HIP version modelled is 6.2, docs/kernels.md; ROCm 7.0 made it a run-time value,
@@ -867,6 +869,14 @@ struct Parser<'a> {
     /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
     /// function, with the use's position (`cub`: the reuse warning).
     cub_pending: HashMap<String, Span>,
+    /// The source's enumerations ([`enum_targs`]).
+    enums: enum_targs::Enums,
+    /// The value template parameters bound in the instance read here: each one's
+    /// enumeration, `None` for an integer one ([`enum_targs`]).
+    value_param_enum: HashMap<String, Option<String>>,
+    /// The kinds of the explicit template arguments of the call being resolved
+    /// ([`enum_targs`]).
+    call_targ_kinds: Vec<enum_targs::TargKind>,
 }
 
 impl<'a> Parser<'a> {
@@ -1015,6 +1025,9 @@ impl<'a> Parser<'a> {
             param_count_now: 0,
             instance_now: None,
             cub_pending: HashMap::new(),
+            enums: enum_targs::Enums::default(),
+            value_param_enum: HashMap::new(),
+            call_targ_kinds: Vec::new(),
         }
     }
 }

@@ -88,6 +88,7 @@ impl Parser<'_> {
         }
         let mut cands = plain;
         let mut reasons = Vec::new();
+        let kinds = std::mem::take(&mut self.call_targ_kinds);
         for key in std::iter::once(name.to_string()).chain(alts.unwrap_or_default()) {
             let line = self
                 .templates
@@ -95,6 +96,11 @@ impl Parser<'_> {
                 .and_then(|t| t.tokens().first())
                 .map_or(0, |t| t.line);
             if let Some(why) = self.not_viable(&key, args) {
+                reasons.push(format!("line {line}: {why}"));
+                continue;
+            }
+            let params = self.templates.get(&key).map(|t| t.params().to_vec());
+            if let Some(why) = params.and_then(|p| self.enum_targ_mismatch(&p, &kinds)) {
                 reasons.push(format!("line {line}: {why}"));
                 continue;
             }
@@ -295,5 +301,6 @@ fn unnamed(index: usize, ty: Vec<Token>) -> TParam {
         pack: false,
         named: false,
         placeholder: false,
+        enumeration: None,
     }
 }

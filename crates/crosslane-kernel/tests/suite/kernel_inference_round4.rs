@@ -191,3 +191,40 @@ __global__ void k(float* out, const float* in) {
         vec![Some(2016.0), Some(85344.0), Some(82.0)]
     );
 }
+
+#[test]
+fn an_integer_template_argument_does_not_bind_an_enumeration_parameter() {
+    // C++17 [temp.arg.nontype]/2 with [expr.const]/7: a non-type template argument converts
+    // to its parameter's type without an integer-to-enumeration conversion, and a scoped
+    // enumeration's value converts to no integer, so a template whose parameter of
+    // enumeration type is given an `int` (or whose `int` parameter is given an `Op`) fails
+    // substitution and leaves the overload set ([temp.deduct]/8). With v = 1:
+    // o[0] = f<Add, 8> (the one-`Op` template; `8` cannot be an `Op2`) = 1 + 8 = 9;
+    // o[1] = f<Add, Max, 4> (only the two-`Op` template takes three) = 1000 + 4 = 1004;
+    // o[2] = f<Max> (the two-`Op` template cannot deduce `Op2`) = 1 + 32 = 33;
+    // o[3] = f<Max, Min> (a `Min` cannot be the `int`) = 1000 + 32 = 1032;
+    // o[4] = f<ROpType::Max, 5> = 1 + 5 = 6.
+    let src = "\
+namespace reduce {
+enum class ROpType { Add, Max, Min };
+template <ROpType Op, int W = 32> __device__ float f(float* d) { return d[0] + W; }
+template <ROpType Op1, ROpType Op2, int W = 32> __device__ float f(float* d) { return d[0] * 1000.0f + W; }
+template <ROpType Op, int N> __device__ float g(float* d) { return f<Op, N>(d); }
+template <ROpType Op1, ROpType Op2, int N> __device__ float g2(float* d) { return f<Op1, Op2, N>(d); }
+}
+using rop = reduce::ROpType;
+__global__ void k(float* o) {
+    float v = 1.0f;
+    o[0] = reduce::g<rop::Add, 8>(&v);
+    o[1] = reduce::g2<rop::Add, rop::Max, 4>(&v);
+    o[2] = reduce::f<rop::Max>(&v);
+    o[3] = reduce::f<rop::Max, rop::Min>(&v);
+    o[4] = reduce::f<reduce::ROpType::Max, 5>(&v);
+}
+";
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 5, "zero")]));
+    assert_eq!(
+        floats(&t, "o"),
+        vec![Some(9.0), Some(1004.0), Some(33.0), Some(1032.0), Some(6.0)]
+    );
+}
