@@ -27,6 +27,8 @@ use crate::lexer::{Tok, Token};
 pub(super) struct Enums {
     scoped: HashMap<String, bool>,
     enumerator: HashMap<String, String>,
+    /// Other names of an enumeration (`using rop = ROpType;`): the enumeration's name.
+    aliases: HashMap<String, String>,
 }
 
 /// An explicit template argument's type, as far as its spelling tells.
@@ -89,7 +91,13 @@ pub(super) fn scan_enums(toks: &[Token]) -> Enums {
                 Tok::Punct("}") => depth -= 1,
                 Tok::Punct(",") if depth == 0 => expect_name = true,
                 Tok::Ident(w) if expect_name && depth == 0 => {
-                    out.enumerator.insert(w.clone(), name.clone());
+                    // An enumerator two enumerations share is of neither here (its spelling
+                    // alone cannot tell which): empty, read as unknown.
+                    let e = match out.enumerator.get(w) {
+                        Some(old) if *old != name => String::new(),
+                        _ => name.clone(),
+                    };
+                    out.enumerator.insert(w.clone(), e);
                     expect_name = false;
                 }
                 _ => {}
@@ -98,6 +106,29 @@ pub(super) fn scan_enums(toks: &[Token]) -> Enums {
         }
         out.scoped.insert(name, scoped);
         k = j;
+    }
+    // Aliases of an enumeration name it too (`using rop = reduce::ROpType;`, `typedef E F;`):
+    // a template parameter declared `rop Op` is of enumeration type `ROpType`.
+    for k in 0..toks.len().min(MAX_SCAN) {
+        let (alias, target) = match word(k) {
+            Some("using") if punct(k + 2, "=") => (word(k + 1), k + 3),
+            Some("typedef") => (None, k + 1),
+            _ => continue,
+        };
+        let Some(semi) = (target..toks.len().min(target + 16)).find(|&j| punct(j, ";")) else {
+            continue;
+        };
+        let (alias, last) = match alias {
+            Some(a) => (a, semi.checked_sub(1).and_then(word)),
+            // `typedef E F;`: the alias is the last word, the enumeration the one before it.
+            None => match (semi.checked_sub(1).and_then(word), semi.checked_sub(2)) {
+                (Some(a), Some(j)) => (a, word(j)),
+                _ => continue,
+            },
+        };
+        if let Some(e) = last.filter(|e| out.scoped.contains_key(*e)) {
+            out.aliases.insert(alias.to_string(), e.to_string());
+        }
     }
     out
 }
@@ -109,6 +140,9 @@ impl Enums {
             Tok::Ident(w) if w != "const" && w != "volatile" => Some(w.as_str()),
             _ => None,
         })?;
+        if let Some(e) = self.aliases.get(last) {
+            return Some(e.clone());
+        }
         self.scoped.contains_key(last).then(|| last.to_string())
     }
 }
@@ -144,8 +178,8 @@ impl Parser<'_> {
             return e.clone().map_or(TargKind::Int, TargKind::Enum);
         }
         match self.enums.enumerator.get(&n) {
-            Some(e) => TargKind::Enum(e.clone()),
-            None => TargKind::Unknown,
+            Some(e) if !e.is_empty() => TargKind::Enum(e.clone()),
+            _ => TargKind::Unknown,
         }
     }
 

@@ -228,3 +228,27 @@ __global__ void k(float* o) {
         vec![Some(9.0), Some(1004.0), Some(33.0), Some(1032.0), Some(6.0)]
     );
 }
+
+#[test]
+fn an_enumeration_named_by_an_alias_or_shared_enumerators_excludes_nothing_wrongly() {
+    // A template parameter declared with an alias of the enumeration (`using op_t = Op;
+    // template <op_t O, int W>`) is of that enumeration, so `f<O, W>` from it still chooses the
+    // one-operation template: o[0] = 1 + 8 = 9. An enumerator two enumerations share
+    // (`Add` of `Op` and of `Mode`, same value) does not tell its enumeration by its spelling,
+    // so it excludes no candidate: `h<Mode::Add>` has one template and runs, o[1] = 7.
+    let src = "\
+enum class Op { Add, Max };
+enum class Mode { Add, Mul };
+using op_t = Op;
+template <Op O, int W = 32> __device__ float f(float x) { return x + W; }
+template <Op O1, Op O2, int W = 32> __device__ float f(float x) { return x * 1000.0f + W; }
+template <op_t O, int W> __device__ float g(float x) { return f<O, W>(x); }
+template <Mode M> __device__ float h(float x) { return x + 6.0f; }
+__global__ void k(float* o) {
+    o[0] = g<Op::Add, 8>(1.0f);
+    o[1] = h<Mode::Add>(1.0f);
+}
+";
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 2, "zero")]));
+    assert_eq!(floats(&t, "o"), vec![Some(9.0), Some(7.0)]);
+}
