@@ -88,7 +88,14 @@ impl Parser<'_> {
         }
         let mut cands = plain;
         let mut reasons = Vec::new();
+        // The kinds of the explicit arguments `given`, when they are this call's (a count that
+        // differs is another list's: none applies).
         let kinds = std::mem::take(&mut self.call_targ_kinds);
+        let kinds = if kinds.len() == given.len() {
+            kinds
+        } else {
+            Vec::new()
+        };
         for key in std::iter::once(name.to_string()).chain(alts.unwrap_or_default()) {
             let line = self
                 .templates
