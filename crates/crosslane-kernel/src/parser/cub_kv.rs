@@ -62,7 +62,16 @@ impl Parser<'_> {
         if !self.close_angle() {
             return self.err("`>` closing KeyValuePair<K, V>");
         }
-        let tag = |t: ValTy| t.scalar.name().replace(' ', "_");
+        // `half2` pairs (ONNX Runtime's `KeyValuePairSum` overloads) are named apart from
+        // `half` ones.
+        let tag = |t: ValTy| {
+            let n = t.scalar.name().replace(' ', "_");
+            if t.lanes > 1 {
+                format!("{n}x{}", t.lanes)
+            } else {
+                n
+            }
+        };
         let name = format!("{PAIR}{}_{}", tag(k), tag(v));
         if !self.structs.contains_key(&name) {
             let field = |n: &str, t: ValTy| Field {
@@ -82,11 +91,13 @@ impl Parser<'_> {
 
     fn cub_kv_args(&mut self, at: Span) -> PResult<(ValTy, ValTy)> {
         let one = |p: &mut Self| match p.base_type() {
-            Ok(Ty::Val(v)) if v.lanes == 1 => Ok(v),
+            // A scalar or a vector type (`half2`, `float2`): a member of the pair struct.
+            Ok(Ty::Val(v)) => Ok(v),
             _ => Err(KernelError::new(
                 at.line,
                 at.col,
-                "KeyValuePair<K, V>: K and V must be scalar types here (int, float, …)",
+                "KeyValuePair<K, V>: K and V must be scalar or vector types here (int, float, \
+                 half2, …)",
             )),
         };
         let k = one(self)?;

@@ -1267,11 +1267,15 @@ impl Parser<'_> {
     /// A call of function template `name` after its name: explicit template arguments
     /// (`<…>`, optional), the call's arguments, then the instance those and deduction choose.
     fn template_call(&mut self, name: &str, span: Span) -> PResult<Expr> {
-        let given = if self.is_punct("<") {
+        let explicit = self.is_punct("<");
+        let given = if explicit {
             self.template_args()?
         } else {
             Vec::new()
         };
+        // The kinds of this call's own explicit arguments, none without them.
+        let kinds = std::mem::take(&mut self.call_targ_kinds);
+        let kinds = if explicit { kinds } else { Vec::new() };
         if !self.is_punct("(") {
             // `maxop<float>` named without a call: the specialization's address
             // ([temp.arg.explicit]/4 with [conv.func]: a template-id naming one function is
@@ -1279,6 +1283,7 @@ impl Parser<'_> {
             return self.specialization_addr(name, given, span);
         }
         let mut args = self.call_args()?;
+        self.call_targ_kinds = kinds;
         let instance = self.instantiate_call(name, given, &args, span)?;
         // Tile arguments: each tile's meta pair after the arguments (`cg_tile_meta`).
         let pairs = self.template_tile_meta_args(name, &instance, &args, span);

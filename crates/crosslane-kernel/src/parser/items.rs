@@ -1338,7 +1338,7 @@ impl Parser<'_> {
             }
             k += 1;
         }
-        if !is_const {
+        if !is_const && !self.const_after_type(k) {
             return None;
         }
         let save = self.pos;

@@ -94,6 +94,7 @@ mod cub_warp_load;
 mod cuda_std;
 mod discard;
 mod entry_list;
+mod enum_targs;
 mod expr;
 mod expr_type;
 mod file_shared;
@@ -388,6 +389,28 @@ fn parse_preprocessed_at(
     } else {
         32
     };
+    p.enums = enum_targs::scan_enums(&tokens);
+    if p.hip {
+        // HIP's device `warpSize` is a constexpr of the target's wave size through ROCm 6 (the
+        // HIP version modelled is 6.2, docs/kernels.md; ROCm 7.0 made it a run-time value,
+        // ROCm/apex PR 231): vLLM's `#define WARP_SIZE warpSize` on ROCm sizes arrays and
+        // template arguments with it (`constexpr int lanes = (N + WARP_SIZE - 1) / WARP_SIZE;`).
+        // CUDA's `warpSize` is a built-in variable, no constant (CUDA C++ Programming Guide,
+        // "Built-in Variables").
+        let at = tokens.first().map_or(Span { line: 1, col: 1 }, |t| Span {
+            line: t.line,
+            col: t.col,
+        });
+        let wave = Expr::new(
+            ExprKind::Int {
+                value: u64::from(p.wave),
+                unsigned: false,
+                long: false,
+            },
+            at,
+        );
+        p.consts.insert("warpSize".to_string(), wave);
+    }
     if p.cuda {
         // `sm_86`, `compute_75`, `sm_90a`: the digits (the preprocessor has checked the form).
         p.arch_sm = pp.arch.as_deref().map_or(90, |a| {
@@ -883,6 +906,14 @@ struct Parser<'a> {
     /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
     /// function, with the use's position (`cub`: the reuse warning).
     cub_pending: HashMap<String, Span>,
+    /// The source's enumerations ([`enum_targs`]).
+    enums: enum_targs::Enums,
+    /// The value template parameters bound in the instance read here: each one's
+    /// enumeration, `None` for an integer one ([`enum_targs`]).
+    value_param_enum: HashMap<String, Option<String>>,
+    /// The kinds of the explicit template arguments of the call being resolved
+    /// ([`enum_targs`]).
+    call_targ_kinds: Vec<enum_targs::TargKind>,
 }
 
 impl<'a> Parser<'a> {
@@ -1032,6 +1063,9 @@ impl<'a> Parser<'a> {
             param_count_now: 0,
             instance_now: None,
             cub_pending: HashMap::new(),
+            enums: enum_targs::Enums::default(),
+            value_param_enum: HashMap::new(),
+            call_targ_kinds: Vec::new(),
         }
     }
 }

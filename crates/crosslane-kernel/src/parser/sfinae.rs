@@ -88,6 +88,14 @@ impl Parser<'_> {
         }
         let mut cands = plain;
         let mut reasons = Vec::new();
+        // The kinds of the explicit arguments `given`, when they are this call's (a count that
+        // differs is another list's: none applies).
+        let kinds = std::mem::take(&mut self.call_targ_kinds);
+        let kinds = if kinds.len() == given.len() {
+            kinds
+        } else {
+            Vec::new()
+        };
         for key in std::iter::once(name.to_string()).chain(alts.unwrap_or_default()) {
             let line = self
                 .templates
@@ -95,6 +103,11 @@ impl Parser<'_> {
                 .and_then(|t| t.tokens().first())
                 .map_or(0, |t| t.line);
             if let Some(why) = self.not_viable(&key, args) {
+                reasons.push(format!("line {line}: {why}"));
+                continue;
+            }
+            let params = self.templates.get(&key).map(|t| t.params().to_vec());
+            if let Some(why) = params.and_then(|p| self.enum_targ_mismatch(&p, &kinds)) {
                 reasons.push(format!("line {line}: {why}"));
                 continue;
             }
@@ -295,5 +308,6 @@ fn unnamed(index: usize, ty: Vec<Token>) -> TParam {
         pack: false,
         named: false,
         placeholder: false,
+        enumeration: None,
     }
 }

@@ -111,6 +111,7 @@ impl Parser<'_> {
                 pack: false,
                 named: false,
                 placeholder: false,
+                enumeration: None,
             };
             self.class_templates
                 .insert(name.to_string(), Template::class(vec![param], def));

@@ -55,6 +55,9 @@ pub struct TParam {
     /// is each argument's own (C++17 [temp.param]/4, [temp.arg.nontype]/1), kept by
     /// [`TArg::Typed`].
     pub(super) placeholder: bool,
+    /// A value parameter of enumeration type: the enumeration's name
+    /// ([`super::enum_targs`]).
+    pub(super) enumeration: Option<String>,
 }
 
 /// A bound template argument.
@@ -220,6 +223,7 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
                     pack: false,
                     named: false,
                     placeholder: p.placeholder,
+                    enumeration: p.enumeration.clone(),
                 })
                 .collect();
             bind_template_args(sub, &each, items);
@@ -232,6 +236,11 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
         sub.aliases.remove(&p.name);
         sub.ptr_aliases.remove(&p.name);
         sub.group_alias.remove(&p.name);
+        sub.value_param_enum.remove(&p.name);
+        if matches!(a, TArg::Value(_) | TArg::Typed(..)) {
+            sub.value_param_enum
+                .insert(p.name.clone(), p.enumeration.clone());
+        }
         match a {
             TArg::Type(v) => {
                 sub.aliases.insert(p.name.clone(), *v);

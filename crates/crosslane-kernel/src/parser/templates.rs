@@ -158,6 +158,7 @@ impl Parser<'_> {
                     pack: false,
                     named: true,
                     placeholder: false,
+                    enumeration: None,
                 });
                 if self.close_angle() {
                     break;
@@ -178,6 +179,7 @@ impl Parser<'_> {
             let dependent = matches!(self.peek(0), Tok::Ident(w)
                 if params.iter().any(|q: &TParam| q.value.is_none() && !q.named && q.name == *w));
             let mut placeholder = false;
+            let type_from = self.pos;
             let value = if self.is_word("typename") || self.is_word("class") {
                 self.bump();
                 None
@@ -211,6 +213,7 @@ impl Parser<'_> {
                     }
                 }
             };
+            let type_to = self.pos.min(self.toks.len());
             let pack = self.eat("...");
             // An unnamed parameter (`typename = std::enable_if_t<…>`) is only checked.
             let name = if matches!(self.peek(0), Tok::Punct("=" | "," | ">")) {
@@ -259,6 +262,7 @@ impl Parser<'_> {
             } else {
                 None
             };
+            let enumeration = value.and_then(|_| self.enums.named(&self.toks[type_from..type_to]));
             params.push(TParam {
                 name,
                 value,
@@ -266,6 +270,7 @@ impl Parser<'_> {
                 pack,
                 named: false,
                 placeholder,
+                enumeration,
             });
             if self.close_angle() {
                 break;
@@ -578,9 +583,12 @@ impl Parser<'_> {
         if self.eat(">") {
             return Ok(args);
         }
+        let mut kinds = Vec::new();
         loop {
+            kinds.push(self.targ_kind_here());
             args.push(self.template_arg()?);
             if self.close_angle() {
+                self.call_targ_kinds = kinds;
                 return Ok(args);
             }
             self.expect_punct(",")?;

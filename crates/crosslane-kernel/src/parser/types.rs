@@ -338,6 +338,14 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether a type word at `k` is followed by `const` or `constexpr` (`static float
+    /// constexpr HALF_FLT_MAX = 65504.F;` of TensorRT-LLM and FasterTransformer): the
+    /// specifiers of a decl-specifier-seq come in any order ([dcl.spec]/1).
+    pub(super) fn const_after_type(&self, k: usize) -> bool {
+        matches!(self.peek(k), Tok::Ident(_))
+            && matches!(self.peek(k + 1), Tok::Ident(w) if w == "const" || w == "constexpr")
+    }
+
     /// The cv-qualifiers and restrict qualifiers after a declarator's `*` (C++17 [dcl.ptr]/1:
     /// `* cv-qualifier-seq`; nvcc's and clang's `__restrict__`/`__restrict`, CUDA C++
     /// Programming Guide, "__restrict__"; C99's `restrict`): none changes a value, so they are
@@ -418,7 +426,12 @@ impl Parser<'_> {
                 words.push(w);
                 continue;
             }
-            if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__gm__") {
+            // `float constexpr x = …;`, `int const n`: the specifiers of a decl-specifier-seq
+            // come in any order ([dcl.spec]/1).
+            if matches!(
+                w.as_str(),
+                "const" | "constexpr" | "volatile" | "__restrict__" | "__gm__"
+            ) {
                 self.bump();
                 continue;
             }

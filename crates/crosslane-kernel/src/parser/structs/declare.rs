@@ -603,6 +603,7 @@ impl Parser<'_> {
         sub.ascend = self.ascend;
         sub.simt_using = self.simt_using;
         sub.sync64 = self.sync64;
+        sub.enums = self.enums.clone();
     }
 
     /// Takes back what [`Parser::lend`] lent.

@@ -500,6 +500,13 @@ impl Parser<'_> {
                     },
                     _ => None,
                 },
+                // `*reinterpret_cast<Vec*>(&out[i])`, `reinterpret_cast<Vec*>(out)[i]`: the
+                // struct the cast pointer points at ([`void_ptr`]), a place a whole struct is
+                // stored to (the vectorized store of ONNX Runtime's and PyTorch's
+                // `aligned_vector`).
+                ExprKind::Call(n, args) if n.starts_with(void_ptr::SCAST) && args.len() == 1 => {
+                    Some(n.trim_start_matches(void_ptr::SCAST).to_string())
+                }
                 _ => None,
             },
             ExprKind::Ternary(_, a, _) => self.struct_of(a),
