@@ -429,7 +429,11 @@ impl Parser<'_> {
     pub(super) fn cast_follows(&self) -> bool {
         match self.peek(1) {
             Tok::Ident(w) => {
-                (self.is_type_word(w) || matches!(w.as_str(), "const" | "volatile"))
+                // `(__gm__ float*)x`, `(__ubuf__ half*)p`: Ascend C's address spaces qualify
+                // the pointee of a cast's type as they do a declaration's (asc-devkit SIMT
+                // API, 内存空间限定符).
+                (self.is_type_word(w)
+                    || matches!(w.as_str(), "const" | "volatile" | "__gm__" | "__ubuf__"))
                     && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
                     // `(mask_t{1} << l)`: a functional cast in parentheses ([expr.type.conv]),
                     // no cast-expression (a type-id has no `{`).

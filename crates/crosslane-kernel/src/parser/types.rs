@@ -418,7 +418,13 @@ impl Parser<'_> {
                 words.push(w);
                 continue;
             }
-            if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__gm__") {
+            // Ascend C's address spaces (`__gm__`, `__ubuf__`) qualify the pointee where a type
+            // is read on its own (a cast's `(__ubuf__ T*)`, a template argument); a
+            // declaration's `__ubuf__` object is read with its storage before this.
+            if matches!(
+                w.as_str(),
+                "const" | "volatile" | "__restrict__" | "__gm__" | "__ubuf__"
+            ) {
                 self.bump();
                 continue;
             }
@@ -593,7 +599,7 @@ impl Parser<'_> {
                 // `auto&` does, [dcl.ref]/6, [temp.deduct.call]/3).
                 self.bump();
                 reference = true;
-            } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__restrict__" | "__restrict" | "restrict" | "const" | "__gm__"))
+            } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__restrict__" | "__restrict" | "restrict" | "const" | "__gm__" | "__ubuf__"))
             {
                 self.bump();
             } else {

@@ -1,0 +1,174 @@
+//! C++ forms met in round four's public kernels (MetaX mcoplib's top-k helpers, HeCBench's
+//! online softmax, CANN's Ascend C ops), each in a kernel of my own of the same shape; the
+//! expected values are worked out by hand in the comments.
+//!
+//! - `S() = default;`, `S(const S&) = default;`, `S& operator=(const S&) = default;`,
+//!   `~S() = default;` ([dcl.fct.def.default]): the implicit members. Before: a parse error
+//!   "expected `{` to start the member function's body, found `=`" (and `operator=` refused).
+//! - `f(acc, {x, 1})`: a braced list passed to a struct parameter is copy-list-initialization
+//!   of it ([dcl.init.list]/1). Before: "expected an expression, found `{`".
+//! - `cg::reduce(tile, v, combine)` with a function as the operator (cooperative_groups/
+//!   reduce.h calls any binary callable). Before: refused ("takes a cg:: operator, a lambda or
+//!   a function object").
+//! - Overloaded function templates with `T (&out)[K]` parameters chosen by explicit template
+//!   arguments ([over.match], [dcl.init.ref]). Before: "argument 1 (float*) cannot become
+//!   parameter type float".
+//! - Ascend C casts with an address space, `(__gm__ float*)x`, `(__ubuf__ int8_t*)p`, and
+//!   CANN's `GM_ADDR` (`__gm__ uint8_t*`). Before: "expected `)`, found `float`" and "unknown
+//!   type `GM_ADDR`".
+
+use crate::support::{block, floats, ints, launch, run_finished};
+use crosslane_core::op::Dialect;
+
+#[test]
+fn defaulted_special_members_are_the_implicit_ones() {
+    let src = "\
+struct Key {
+  unsigned long long packed;
+  __host__ __device__ Key() = default;
+  __host__ __device__ Key(int v, int idx) : packed(((unsigned long long)v << 16) | (65535 - idx)) {}
+  __host__ __device__ Key(const Key&) = default;
+  __host__ __device__ Key& operator=(const Key&) = default;
+  __host__ __device__ ~Key() = default;
+};
+__global__ void k(unsigned long long *o, unsigned long long *u) {
+  Key a(threadIdx.x, 3);
+  Key b(a);
+  Key c;
+  c = b;
+  Key arr[2];
+  arr[1] = c;
+  o[threadIdx.x] = arr[1].packed;
+  Key d;
+  u[threadIdx.x] = d.packed;
+}
+";
+    // Lane t: (t << 16) | (65535 - 3) = t * 65536 + 65532, copied through b, c and arr[1];
+    // `d` is default-initialized by its defaulted constructor: undefined ([dcl.init]/12).
+    let t = run_finished(src, block(32));
+    let want: Vec<Option<i128>> = (0..32).map(|t| Some(t * 65536 + 65532)).collect();
+    assert_eq!(ints(&t, "o"), want);
+    assert!(ints(&t, "u").iter().all(Option::is_none));
+}
+
+#[test]
+fn a_braced_list_argument_initializes_a_struct_parameter() {
+    let src = "\
+struct MaxCount { int m; int c; };
+__device__ MaxCount merge(MaxCount a, MaxCount b) {
+  MaxCount r;
+  r.m = a.m > b.m ? a.m : b.m;
+  r.c = a.c + b.c;
+  return r;
+}
+__device__ int weigh(MaxCount a, int k) { return a.m * k + a.c; }
+__global__ void k(const int *x, int *o) {
+  MaxCount acc{-1000, 0};
+  for (int i = threadIdx.x; i < 40; i += 32) acc = merge(acc, { x[i], 1 });
+  o[threadIdx.x] = weigh({acc.m, acc.c}, 10) + weigh({}, 7);
+}
+";
+    // x[i] = i. Lanes 0..7 see i and i + 32: m = t + 32, c = 2; lanes 8..31 see i: m = t,
+    // c = 1. weigh({}, 7) value-initializes the struct: 0. So o = 10 m + c.
+    let c = launch(Dialect::Cuda, 32, &[("x", 40, "index"), ("o", 32, "zero")]);
+    let t = run_finished(src, c);
+    let want: Vec<Option<i128>> = (0..32)
+        .map(|t| Some(if t < 8 { 10 * (t + 32) + 2 } else { 10 * t + 1 }))
+        .collect();
+    assert_eq!(ints(&t, "o"), want);
+}
+
+#[test]
+fn cg_reduce_takes_a_function_as_its_operator() {
+    let src = "\
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+struct MaxCount { float m; float c; };
+__device__ __forceinline__ MaxCount merge(MaxCount a, MaxCount b) {
+  MaxCount r;
+  r.m = a.m > b.m ? a.m : b.m;
+  r.c = a.c + b.c;
+  return r;
+}
+__device__ int add(int a, int b) { return a + b; }
+__global__ void k(float *m, float *c, int *s) {
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(cg::this_thread_block());
+  MaxCount p;
+  p.m = (float)((threadIdx.x * 7) % 32);
+  p.c = 1.0f;
+  MaxCount tot = cg::reduce(warp, p, merge);
+  m[threadIdx.x] = tot.m;
+  c[threadIdx.x] = tot.c;
+  s[threadIdx.x] = cg::reduce(warp, (int)threadIdx.x, add);
+}
+";
+    // (t * 7) % 32 over t = 0..31 is every value 0..31 (7 is odd): the maximum is 31, the
+    // count 32 in each warp; the sum of the thread indices is 496 in warp 0 and
+    // 32 * 32 + 496 = 1520 in warp 1.
+    let t = run_finished(src, block(64));
+    assert!(floats(&t, "m").iter().all(|v| *v == Some(31.0)));
+    assert!(floats(&t, "c").iter().all(|v| *v == Some(32.0)));
+    let want: Vec<Option<i128>> = (0..64)
+        .map(|t| Some(if t < 32 { 496 } else { 1520 }))
+        .collect();
+    assert_eq!(ints(&t, "s"), want);
+}
+
+#[test]
+fn overloaded_templates_with_array_reference_parameters() {
+    let src = "\
+template <int K, typename T, int N>
+__device__ void top(T (&out)[K], int (&idx)[K], T (&value)[N], T floor) {
+  for (int k = 0; k < K; ++k) { out[k] = value[k % N] + floor; idx[k] = k; }
+}
+template <int K, typename T>
+__device__ void top(T (&out)[K], int (&idx)[K], T value, T floor) {
+  for (int k = 0; k < K; ++k) { out[k] = value + floor * k; idx[k] = -k; }
+}
+__global__ void k(float *o, int *i) {
+  float v[2] = {1.0f, (float)threadIdx.x};
+  float a[4]; int ia[4];
+  top<4, float, 2>(a, ia, v, 0.5f);
+  float b[3]; int ib[3];
+  top<3, float>(b, ib, v[1], 2.0f);
+  o[threadIdx.x] = a[3] + b[2];
+  i[threadIdx.x] = ia[3] + ib[2];
+}
+";
+    // a[3] = v[3 % 2] + 0.5 = t + 0.5; b[2] = v[1] + 2 * 2 = t + 4: o = 2t + 4.5.
+    // ia[3] = 3, ib[2] = -2: i = 1.
+    let t = run_finished(src, block(32));
+    let want: Vec<Option<f64>> = (0..32).map(|t| Some(2.0 * t as f64 + 4.5)).collect();
+    assert_eq!(floats(&t, "o"), want);
+    assert!(ints(&t, "i").iter().all(|v| *v == Some(1)));
+}
+
+#[test]
+fn ascend_casts_with_an_address_space_and_gm_addr() {
+    let src = "\
+template <typename T>
+__simt_callee__ inline int32_t load_key(__ubuf__ T* p, uint32_t i) { return (int32_t)p[i]; }
+__simt_vf__ __aicore__ LAUNCH_BOUND(32) void k(GM_ADDR xg, __gm__ int8_t* keys, __gm__ float* out)
+{
+    __gm__ float* x = (__gm__ float*)xg;
+    __gm__ const float* y = reinterpret_cast<__gm__ const float*>(xg);
+    __ubuf__ int8_t* u = (__ubuf__ int8_t*)keys;
+    out[threadIdx.x] = x[threadIdx.x] + y[threadIdx.x]
+        + load_key<int8_t>((__ubuf__ int8_t*)keys, threadIdx.x) + load_key<int8_t>(u, 0);
+}
+";
+    // xg holds 32 floats 1.5 (128 bytes): x[t] + y[t] = 3; keys[t] = t: + t + 0.
+    let c = launch(
+        Dialect::Ascend,
+        32,
+        &[
+            ("xg", 128, "f32:1.5"),
+            ("keys", 32, "index"),
+            ("out", 32, "zero"),
+        ],
+    );
+    let t = run_finished(src, c);
+    let want: Vec<Option<f64>> = (0..32).map(|t| Some(3.0 + t as f64)).collect();
+    assert_eq!(floats(&t, "out"), want);
+}
