@@ -834,6 +834,17 @@ impl Parser<'_> {
                             bound[k] = Some(TArg::Type(v));
                             continue;
                         }
+                        // `T* a` given an array (or pointer) of structs, `R topK[N]`: `T` is
+                        // the struct ([temp.deduct.call]/2, the array decays to `R*`).
+                        if let ExprKind::Ident(n) = &e.kind {
+                            if let Some(sv) = self
+                                .var_struct(n)
+                                .filter(|sv| matches!(sv.kind, super::structs::SKind::Many))
+                            {
+                                bound[k] = Some(TArg::Struct(sv.sname.clone()));
+                                continue;
+                            }
+                        }
                     }
                     if let Some(v) = self.expr_type(e) {
                         bound[k] = Some(TArg::Type(v));

@@ -13,6 +13,12 @@
 //! - Overloaded function templates with `T (&out)[K]` parameters chosen by explicit template
 //!   arguments ([over.match], [dcl.init.ref]). Before: "argument 1 (float*) cannot become
 //!   parameter type float".
+//! - `T* a` deduced from an array of structs (`R topK[N]` passed to `cswap<0, 1, 2>(topK)`):
+//!   `T` is the struct ([temp.deduct.call]/2). Before: "template parameter `T` … cannot be
+//!   deduced from this call".
+//! - `template <class, int> friend struct R;` in a class template (tilelang's Ascend
+//!   `AscendAllReduce`): a friend declaration, nothing to run ([temp.friend]/1). Before: "expected
+//!   a member function after `template <…>`, found `template`".
 //! - Ascend C casts with an address space, `(__gm__ float*)x`, `(__ubuf__ int8_t*)p`, and
 //!   CANN's `GM_ADDR` (`__gm__ uint8_t*`). Before: "expected `)`, found `float`" and "unknown
 //!   type `GM_ADDR`".
@@ -171,4 +177,47 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(32) void k(GM_ADDR xg, __gm__ int8_t* keys, 
     let t = run_finished(src, c);
     let want: Vec<Option<f64>> = (0..32).map(|t| Some(3.0 + t as f64)).collect();
     assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn a_friend_class_template_declaration_is_read_past() {
+    let src = "\
+struct Sum {};
+template <class Op, int N, int S = 1>
+struct Reduce {
+  template <class, int, int> friend struct Reduce;
+  static __device__ int run(int x) { return Reduce<Op, N / 2, S>::step(x) + N; }
+private:
+  static __device__ int step(int x) { return x * S + N; }
+};
+__global__ void k(int *o) { o[threadIdx.x] = Reduce<Sum, 8>::run(threadIdx.x); }
+";
+    // Reduce<Sum, 8>::run(t) = Reduce<Sum, 4>::step(t) + 8 = (t + 4) + 8 = t + 12.
+    let t = run_finished(src, block(32));
+    let want: Vec<Option<i128>> = (0..32).map(|t| Some(t + 12)).collect();
+    assert_eq!(ints(&t, "o"), want);
+}
+
+#[test]
+fn a_pointer_parameter_deduces_the_struct_of_an_array() {
+    let src = "\
+struct R { unsigned long long c; };
+template <int A, int B, int Size, typename T>
+__device__ void cswap(T* a) {
+  if constexpr (A < Size && B < Size) {
+    if (a[A].c < a[B].c) { unsigned long long t = a[A].c; a[A].c = a[B].c; a[B].c = t; }
+  }
+}
+__global__ void k(unsigned long long *o) {
+  R r[2];
+  r[0].c = threadIdx.x;
+  r[1].c = 31 - threadIdx.x;
+  cswap<0, 1, 2>(r);
+  o[threadIdx.x] = r[0].c;
+}
+";
+    // The larger of t and 31 - t first: max(t, 31 - t).
+    let t = run_finished(src, block(32));
+    let want: Vec<Option<i128>> = (0..32).map(|t: i128| Some(t.max(31 - t))).collect();
+    assert_eq!(ints(&t, "o"), want);
 }
