@@ -384,6 +384,13 @@ impl Parser<'_> {
                         .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
                 }
+                // `-> decltype(op(x, 0), U{})`, `noexcept(…)` after the parameters: a `{` or
+                // `;` inside parentheses starts no body ([dcl.fct]/1's trailing return type).
+                Tok::Punct("(") => {
+                    k = self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
                 Tok::Punct(";") => {
                     // A declaration: kept when it is the first word of a device function
                     // template, whose explicit specializations may be all its definitions

@@ -16,6 +16,10 @@
 //! - `T* a` deduced from an array of structs (`R topK[N]` passed to `cswap<0, 1, 2>(topK)`):
 //!   `T` is the struct ([temp.deduct.call]/2). Before: "template parameter `T` … cannot be
 //!   deduced from this call".
+//! - A function template's trailing return type with a braced temporary,
+//!   `-> decltype(Shfl<U>::call(x, 0), U{})`: the `{` inside the parentheses starts no body.
+//!   Before: the template's body was taken to start there ("a device variable at file scope of
+//!   this form is not supported").
 //! - `template <class, int> friend struct R;` in a class template (tilelang's Ascend
 //!   `AscendAllReduce`): a friend declaration, nothing to run ([temp.friend]/1). Before: "expected
 //!   a member function after `template <…>`, found `template`".
@@ -220,4 +224,19 @@ __global__ void k(unsigned long long *o) {
     let t = run_finished(src, block(32));
     let want: Vec<Option<i128>> = (0..32).map(|t: i128| Some(t.max(31 - t))).collect();
     assert_eq!(ints(&t, "o"), want);
+}
+
+#[test]
+fn a_braced_temporary_in_a_trailing_decltype_starts_no_body() {
+    let src = "\
+template <typename T> struct Twice;
+template <> struct Twice<float> { static __device__ float call(float v, int o) { return 2.0f * v + o; } };
+template <typename U>
+__device__ auto apply(U x, long) -> decltype(Twice<U>::call(x, 0), U{}) { return Twice<U>::call(x, 1); }
+__global__ void k(float *o) { o[threadIdx.x] = apply((float)threadIdx.x, 0L); }
+";
+    // 2t + 1.
+    let t = run_finished(src, block(32));
+    let want: Vec<Option<f64>> = (0..32).map(|t| Some(2.0 * t as f64 + 1.0)).collect();
+    assert_eq!(floats(&t, "o"), want);
 }
