@@ -996,6 +996,12 @@ impl Parser<'_> {
                 }
                 ExprKind::Ident(w)
             }
+            Tok::Ident(w) if self.own_static_template(&w).is_some() => {
+                // A sibling static member template called bare (`warp_or_ub(x, buf, 0)` in
+                // `S::run`): `S::warp_or_ub`.
+                let key = self.own_static_template(&w).unwrap_or_default();
+                return self.template_call(&key, span);
+            }
             Tok::Ident(w)
                 if self.templates.contains_key(&w)
                     && (self.is_punct("<") || self.is_punct("(")) =>

@@ -118,6 +118,7 @@ impl Parser<'_> {
             aliases: self.aliases.clone(),
             consts: self.consts.clone(),
             struct_alias: self.struct_alias.clone(),
+            owner: Some(sname.to_string()),
         };
         let previous = self.templates.remove(&name);
         let r = self.template_def();

@@ -82,6 +82,10 @@ pub(super) struct MemberEnv {
     pub(super) aliases: HashMap<String, ValTy>,
     pub(super) consts: HashMap<String, Expr>,
     pub(super) struct_alias: HashMap<String, String>,
+    /// The class the member template belongs to: its instance's body calls the class's other
+    /// members bare (`twice(x)` in `template <class T> static T run(T x)`,
+    /// [class.mfct]/[basic.lookup.unqual]/8), as a member function's body does.
+    pub(super) owner: Option<String>,
 }
 
 impl Template {
@@ -1210,6 +1214,7 @@ impl Parser<'_> {
             sub.aliases.extend(env.aliases);
             sub.consts.extend(env.consts);
             sub.struct_alias.extend(env.struct_alias);
+            sub.self_struct = env.owner;
         }
         sub.eager = self.eager + 1;
         sub.class_nest = self.class_nest;

@@ -20,6 +20,9 @@
 //!   `-> decltype(Shfl<U>::call(x, 0), U{})`: the `{` inside the parentheses starts no body.
 //!   Before: the template's body was taken to start there ("a device variable at file scope of
 //!   this form is not supported").
+//! - A static member function template of a class template calls the class's other static
+//!   members bare, functions (`twice(x)`) and member templates (`pick<U>(x, 0)`)
+//!   ([basic.lookup.unqual]/8). Before: "`twice` is not declared".
 //! - `template <class, int> friend struct R;` in a class template (tilelang's Ascend
 //!   `AscendAllReduce`): a friend declaration, nothing to run ([temp.friend]/1). Before: "expected
 //!   a member function after `template <…>`, found `template`".
@@ -239,4 +242,32 @@ __global__ void k(float *o) { o[threadIdx.x] = apply((float)threadIdx.x, 0L); }
     let t = run_finished(src, block(32));
     let want: Vec<Option<f64>> = (0..32).map(|t| Some(2.0 * t as f64 + 1.0)).collect();
     assert_eq!(floats(&t, "o"), want);
+}
+
+#[test]
+fn a_static_member_template_calls_its_class_members_bare() {
+    let src = "\
+template <int threads>
+struct Reduce {
+private:
+  static constexpr bool is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+  static __device__ int twice(int x) { return 2 * x; }
+  template <typename U>
+  static __device__ U pick(U x, int) { return x + threads; }
+public:
+  template <typename T>
+  static __device__ T run(T x) {
+    if constexpr (is_pow2(threads)) {
+      return twice(x);
+    } else {
+      return pick(x, 0);
+    }
+  }
+};
+__global__ void k(int *o) { o[threadIdx.x] = Reduce<32>::run((int)threadIdx.x) + Reduce<24>::run(1); }
+";
+    // Reduce<32>: 32 is a power of two, twice(t) = 2t; Reduce<24>: pick(1, 0) = 1 + 24 = 25.
+    let t = run_finished(src, block(32));
+    let want: Vec<Option<i128>> = (0..32).map(|t| Some(2 * t + 25)).collect();
+    assert_eq!(ints(&t, "o"), want);
 }
