@@ -33,6 +33,38 @@ const MARKS: &[(&str, Dialect, &str)] = &[
         Dialect::Maca,
         "a MetaX 16-lane shuffle (`__shfl_*_sync_16`, MACA)",
     ),
+    // MetaX-only names a source written for mxcc / cucc carries: mxcc's own macros
+    // (`#if defined(__MACA__)`, [`crate::pp`]'s MACA table), MetaX's MACA type and header
+    // names (`__maca_bfloat16`, `maca_fp16.h`), its runtime's stream and copies, its CUTLASS
+    // (`mctlass::`), and the `USE_MACA` switch of MetaX's vLLM / mcoplib sources.
+    (
+        "__MACA",
+        Dialect::Maca,
+        "`__MACA__` (mxcc's macro, MetaX MACA)",
+    ),
+    (
+        "USE_MACA",
+        Dialect::Maca,
+        "`USE_MACA` (MetaX's MACA build switch)",
+    ),
+    ("__maca_", Dialect::Maca, "a `__maca_` type (MetaX MACA)"),
+    (
+        "maca_fp16",
+        Dialect::Maca,
+        "the MACA half header (`maca_fp16.h`)",
+    ),
+    (
+        "maca_bfloat16",
+        Dialect::Maca,
+        "the MACA bfloat16 header (`maca_bfloat16.h`)",
+    ),
+    (
+        "mcStream_t",
+        Dialect::Maca,
+        "`mcStream_t` (MetaX MACA runtime)",
+    ),
+    ("mcMemcpy", Dialect::Maca, "`mcMemcpy` (MetaX MACA runtime)"),
+    ("mctlass", Dialect::Maca, "`mctlass` (MetaX's CUTLASS)"),
     ("hip/hip_runtime", Dialect::Hip, "the HIP runtime header"),
     (
         "hipLaunchKernelGGL",

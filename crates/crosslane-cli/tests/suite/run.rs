@@ -779,6 +779,30 @@ fn a_cu_file_with_metax_marks_runs_as_maca() {
 }
 
 #[test]
+fn a_cu_file_with_a_maca_macro_or_header_runs_as_maca() {
+    // A `.cu` file written for mxcc names its compiler's macro (`__MACA__`) or MetaX's headers
+    // (`maca_fp16.h`): it runs as MACA on the 64-thread warp, so the xor tree 32..1 with a
+    // 64-bit mask sums the lane numbers 0..63 (2016 by hand) and `warpSize` is 64.
+    for (name, head) in [
+        (
+            "macro.cu",
+            "#if defined(__MACA__)\n#define WAVE 64\n#endif\n",
+        ),
+        ("header.cu", "#include <maca_fp16.h>\n"),
+    ] {
+        let src = format!(
+            "{head}__global__ void k(int *out) {{\n\
+               int v = threadIdx.x;\n\
+               for (int m = 32; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffffffffffffULL, v, m);\n\
+               out[threadIdx.x] = v * 100 + warpSize;\n\
+             }}\n"
+        );
+        let values = run_64_thread_file("crosslane-metax-mark", name, &src);
+        assert_eq!(values, vec![201_664; 64], "{name}");
+    }
+}
+
+#[test]
 fn arg_null_or_0_passes_a_null_pointer_and_defaults_fill_the_rest() {
     // sinks null: `sinks ? sinks[0] : -INFINITY` is -inf and fmaxf(-inf, x) = x = i - 10;
     // `--buffer sinks=0` is a buffer of zeros: fmaxf(0, x) = 0 for x < 0.

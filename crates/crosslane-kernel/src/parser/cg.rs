@@ -558,7 +558,14 @@ impl Parser<'_> {
         let mut args = Vec::new();
         if !self.eat(close) {
             loop {
-                args.push(self.assign_expr()?);
+                // `f(a, {x, y})`, `S{{1, 2}, 3}`: a braced list is an initializer-clause
+                // ([expr.call]/1, [dcl.init.aggr]), given its type by the parameter or member
+                // it initializes (`@brace`, [`Parser::brace_args_to_params`]).
+                if self.is_punct("{") {
+                    args.push(self.brace_list()?);
+                } else {
+                    args.push(self.assign_expr()?);
+                }
                 if self.eat(close) {
                     break;
                 }

@@ -701,6 +701,11 @@ impl Parser<'_> {
                 };
                 (how, op, minus)
             }
+            (CgOperator::Callable(e, op_at), _) if self.cg_function_name(&e).is_some() => {
+                let func = self.cg_function_name(&e).unwrap_or_default();
+                let how = self.cg_function(name, &func, record.as_deref(), op_at)?;
+                (how, func, None)
+            }
             (CgOperator::Callable(e, op_at), _) => {
                 let how = self.cg_callable(name, &e, &value, record.as_deref(), op_at)?;
                 let tag = match &how {
@@ -788,6 +793,76 @@ impl Parser<'_> {
                 ),
             )),
         }
+    }
+
+    /// The function `e` names when it is the name of one non-template device function (not a
+    /// variable): `cg::reduce(warp, v, combine)` passes the function, which converts to a
+    /// pointer to it ([conv.func]), and cooperative_groups/reduce.h calls it as `op(a, b)`.
+    fn cg_function_name(&self, e: &Expr) -> Option<String> {
+        // A function named as a value is its address (`__crosslane_fn_addr("f")`,
+        // [`super::fn_ptr`]).
+        let n = match &e.kind {
+            ExprKind::Call(c, a) if c == "__crosslane_fn_addr" => match a.as_slice() {
+                [Expr {
+                    kind: ExprKind::Str(n),
+                    ..
+                }] => n,
+                _ => return None,
+            },
+            ExprKind::Ident(n) if self.var_type(n).is_none() && self.var_struct(n).is_none() => n,
+            _ => return None,
+        };
+        let one = self.fn_sets.get(n).is_none_or(|set| set.len() == 1);
+        let known = self.fn_types.contains_key(n) || self.fn_ret.contains_key(n);
+        (one && known).then(|| n.clone())
+    }
+
+    /// The function `func` as the operator of `cg::{name}` over a value of struct `record`
+    /// (or a scalar): called as `op(a, b)` with two values of the value's type, returning one
+    /// (C++17 [over.call]; cooperative_groups/reduce.h: "a binary function object").
+    ///
+    /// # Errors
+    /// It does not take two values of the value's type or return one.
+    fn cg_function(
+        &self,
+        name: &str,
+        func: &str,
+        record: Option<&str>,
+        at: Span,
+    ) -> PResult<Combine> {
+        let params = self
+            .fn_sets
+            .get(func)
+            .and_then(|set| set.first())
+            .map(|f| f.params.clone())
+            .unwrap_or_default();
+        let ret = self.fn_ret.get(func).cloned();
+        let fits = |p: &super::overload::PSig| match (&p.ty, record) {
+            (super::overload::PType::Struct(s), Some(r)) => s == r,
+            (super::overload::PType::Val(_), None) => true,
+            _ => false,
+        };
+        let ok = params.len() == 2
+            && params.iter().all(fits)
+            && match record {
+                Some(r) => ret.as_deref() == Some(r),
+                None => ret.is_none() && matches!(self.fn_types.get(func), Some(Ty::Val(_))),
+            };
+        if !ok {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "the operator of cg::{name} takes two values of the value's type ({}) and                      returns one; `{func}` does not",
+                    record.map_or("a scalar".to_string(), |r| format!("`{r}`"))
+                ),
+            ));
+        }
+        Ok(Combine::Call {
+            func: func.to_string(),
+            struct_ret: record.is_some(),
+            closure: Vec::new(),
+        })
     }
 
     /// A lambda or function object `e` as the operator of `cg::{name}` over `value` (a

@@ -429,7 +429,11 @@ impl Parser<'_> {
     pub(super) fn cast_follows(&self) -> bool {
         match self.peek(1) {
             Tok::Ident(w) => {
-                (self.is_type_word(w) || matches!(w.as_str(), "const" | "volatile"))
+                // `(__gm__ float*)x`, `(__ubuf__ half*)p`: Ascend C's address spaces qualify
+                // the pointee of a cast's type as they do a declaration's (asc-devkit SIMT
+                // API, 内存空间限定符).
+                (self.is_type_word(w)
+                    || matches!(w.as_str(), "const" | "volatile" | "__gm__" | "__ubuf__"))
                     && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
                     // `(mask_t{1} << l)`: a functional cast in parentheses ([expr.type.conv]),
                     // no cast-expression (a type-id has no `{`).
@@ -1007,6 +1011,12 @@ impl Parser<'_> {
                     return Ok(c);
                 }
                 ExprKind::Ident(w)
+            }
+            Tok::Ident(w) if self.own_static_template(&w).is_some() => {
+                // A sibling static member template called bare (`warp_or_ub(x, buf, 0)` in
+                // `S::run`): `S::warp_or_ub`.
+                let key = self.own_static_template(&w).unwrap_or_default();
+                return self.template_call(&key, span);
             }
             Tok::Ident(w)
                 if self.templates.contains_key(&w)

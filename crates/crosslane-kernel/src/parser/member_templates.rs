@@ -66,6 +66,26 @@ impl Parser<'_> {
                 k += 1;
             }
         };
+        // `template <class, int, int, int> friend struct AscendAllReduce;`: a friend
+        // declaration of a class template ([temp.friend]/1) grants access, which crosslane
+        // does not check; nothing to record.
+        if matches!(self.toks.get(header_end + 1).map(|t| &t.tok), Some(Tok::Ident(w)) if w == "friend")
+            && matches!(self.toks.get(header_end + 2).map(|t| &t.tok), Some(Tok::Ident(w)) if w == "struct" || w == "class")
+        {
+            let mut k = header_end + 3;
+            // Bounded by the tokens left.
+            while let Some(t) = self.toks.get(k) {
+                match &t.tok {
+                    Tok::Punct(";") => {
+                        self.pos = k + 1;
+                        return Ok(());
+                    }
+                    Tok::Punct("{") | Tok::Eof => break,
+                    _ => k += 1,
+                }
+            }
+            return self.err("`;` after a friend class template declaration");
+        }
         let mut k = header_end + 1;
         let mut is_static = false;
         // Template argument lists of the return type (`typename std::enable_if<(sizeof(T) ==
@@ -98,6 +118,7 @@ impl Parser<'_> {
             aliases: self.aliases.clone(),
             consts: self.consts.clone(),
             struct_alias: self.struct_alias.clone(),
+            owner: Some(sname.to_string()),
         };
         let previous = self.templates.remove(&name);
         let r = self.template_def();

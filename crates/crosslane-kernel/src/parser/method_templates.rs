@@ -116,6 +116,19 @@ impl Parser<'_> {
                 .is_some_and(|s| self.method_templates.contains_key(&format!("{s}::{name}")))
     }
 
+    /// `warp_or_ub(x, buf, 0)` called bare in a member of the class that declares the static
+    /// member template `warp_or_ub`: the key of that template (`S::warp_or_ub`), which class
+    /// scope finds before a free function of the name ([basic.lookup.unqual]/8); `None` when
+    /// the name is a variable, a non-static member template, or no member of the class.
+    pub(super) fn own_static_template(&self, name: &str) -> Option<String> {
+        if !(self.is_punct("<") || self.is_punct("(")) || self.var_type(name).is_some() {
+            return None;
+        }
+        let key = format!("{}::{name}", self.self_struct.as_ref()?);
+        (self.templates.contains_key(&key) && !self.method_templates.contains_key(&key))
+            .then_some(key)
+    }
+
     /// The function of an instance `mangled` of template `name`: a member function of its
     /// struct when the template is a non-static member one, else a free function.
     ///

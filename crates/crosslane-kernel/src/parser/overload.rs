@@ -460,6 +460,25 @@ impl Parser<'_> {
             let Ok((ty, _)) = sub.pointers(base) else {
                 return PType::Unknown;
             };
+            // `T (&out)[K]`, `const T (&keys)[N]`: a reference to an array, which binds an
+            // array of `T` ([dcl.init.ref]/5.1) and is matched as that array's `T*` here (the
+            // bound is the template's to deduce, [temp.deduct.call]/1).
+            let array_ref = sub.is_punct("(")
+                && matches!(sub.peek(1), Tok::Punct("&"))
+                && match sub.peek(2) {
+                    Tok::Ident(_) => {
+                        matches!(sub.peek(3), Tok::Punct(")"))
+                            && matches!(sub.peek(4), Tok::Punct("["))
+                    }
+                    Tok::Punct(")") => matches!(sub.peek(3), Tok::Punct("[")),
+                    _ => false,
+                };
+            if array_ref {
+                return match ty {
+                    Ty::Val(v) => PType::Ptr(v),
+                    _ => PType::Unknown,
+                };
+            }
             if matches!(sub.peek(0), Tok::Ident(_)) {
                 sub.bump();
             }
@@ -683,6 +702,36 @@ impl Parser<'_> {
             .map(|p| match p.ty {
                 PType::Val(v) if !p.mut_ref && !p.default => Some(v),
                 _ => None,
+            })
+            .collect()
+    }
+
+    /// `f(a, {x, y})`: a braced list passed to a struct parameter of the non-template function
+    /// `key` (a call's resolved name) is copy-list-initialization of that parameter
+    /// ([dcl.init.list]/1, [over.ics.list]), read as the struct's `S{x, y}`. Other arguments
+    /// and other callees are left as they are.
+    pub(super) fn brace_args_to_params(&self, key: &str, args: Vec<Expr>) -> Vec<Expr> {
+        if !args
+            .iter()
+            .any(|a| matches!(&a.kind, ExprKind::Call(n, _) if n == "@brace"))
+        {
+            return args;
+        }
+        let name = key.split('#').next().unwrap_or(key);
+        let Some(f) = self
+            .fn_sets
+            .get(name)
+            .and_then(|set| set.iter().find(|f| f.key == key))
+        else {
+            return args;
+        };
+        args.into_iter()
+            .enumerate()
+            .map(|(i, a)| match (&a.kind, f.params.get(i).map(|p| &p.ty)) {
+                (ExprKind::Call(n, items), Some(PType::Struct(s))) if n == "@brace" => {
+                    Expr::new(ExprKind::Call(s.clone(), items.clone()), a.span)
+                }
+                _ => a,
             })
             .collect()
     }

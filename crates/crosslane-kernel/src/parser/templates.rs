@@ -82,6 +82,10 @@ pub(super) struct MemberEnv {
     pub(super) aliases: HashMap<String, ValTy>,
     pub(super) consts: HashMap<String, Expr>,
     pub(super) struct_alias: HashMap<String, String>,
+    /// The class the member template belongs to: its instance's body calls the class's other
+    /// members bare (`twice(x)` in `template <class T> static T run(T x)`,
+    /// [class.mfct]/[basic.lookup.unqual]/8), as a member function's body does.
+    pub(super) owner: Option<String>,
 }
 
 impl Template {
@@ -385,6 +389,13 @@ impl Parser<'_> {
                     if let Some(Tok::Ident(n)) = k.checked_sub(1).map(|j| &self.toks[j].tok) {
                         name = Some(n.clone());
                     }
+                    k = self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
+                // `-> decltype(op(x, 0), U{})`, `noexcept(…)` after the parameters: a `{` or
+                // `;` inside parentheses starts no body ([dcl.fct]/1's trailing return type).
+                Tok::Punct("(") => {
                     k = self
                         .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
@@ -842,6 +853,17 @@ impl Parser<'_> {
                             bound[k] = Some(TArg::Type(v));
                             continue;
                         }
+                        // `T* a` given an array (or pointer) of structs, `R topK[N]`: `T` is
+                        // the struct ([temp.deduct.call]/2, the array decays to `R*`).
+                        if let ExprKind::Ident(n) = &e.kind {
+                            if let Some(sv) = self
+                                .var_struct(n)
+                                .filter(|sv| matches!(sv.kind, super::structs::SKind::Many))
+                            {
+                                bound[k] = Some(TArg::Struct(sv.sname.clone()));
+                                continue;
+                            }
+                        }
                     }
                     if let Some(v) = self.expr_type(e) {
                         bound[k] = Some(TArg::Type(v));
@@ -1200,6 +1222,7 @@ impl Parser<'_> {
             sub.aliases.extend(env.aliases);
             sub.consts.extend(env.consts);
             sub.struct_alias.extend(env.struct_alias);
+            sub.self_struct = env.owner;
         }
         sub.eager = self.eager + 1;
         sub.class_nest = self.class_nest;

@@ -427,10 +427,13 @@ impl Parser<'_> {
                 continue;
             }
             // `float constexpr x = …;`, `int const n`: the specifiers of a decl-specifier-seq
-            // come in any order ([dcl.spec]/1).
+            // come in any order ([dcl.spec]/1). Ascend C's address spaces (`__gm__`,
+            // `__ubuf__`) qualify the pointee where a type is read on its own (a cast's
+            // `(__ubuf__ T*)`, a template argument); a declaration's `__ubuf__` object is read
+            // with its storage before this.
             if matches!(
                 w.as_str(),
-                "const" | "constexpr" | "volatile" | "__restrict__" | "__gm__"
+                "const" | "constexpr" | "volatile" | "__restrict__" | "__gm__" | "__ubuf__"
             ) {
                 self.bump();
                 continue;
@@ -606,7 +609,7 @@ impl Parser<'_> {
                 // `auto&` does, [dcl.ref]/6, [temp.deduct.call]/3).
                 self.bump();
                 reference = true;
-            } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__restrict__" | "__restrict" | "restrict" | "const" | "__gm__"))
+            } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__restrict__" | "__restrict" | "restrict" | "const" | "__gm__" | "__ubuf__"))
             {
                 self.bump();
             } else {

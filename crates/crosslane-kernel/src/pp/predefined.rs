@@ -187,6 +187,9 @@ pub fn predefined(
                 // the SIMT built-in variables), read as `__device__`; asc-devkit's headers
                 // declare the SIMT API functions with it.
                 def("__simt_callee__", "__device__".into());
+                // CANN's `kernel_operator.h` (asc-devkit): `#define GM_ADDR __gm__ uint8_t*`,
+                // the global-memory address a kernel takes and casts (`(__gm__ float*)x`).
+                def("GM_ADDR", "__gm__ uint8_t*".into());
             }
             if dialect == Dialect::Maca {
                 // mxcc's device pass ([`MACA_MACROS`]).

@@ -45,6 +45,7 @@ mod kernel_cub_load;
 mod kernel_cub_prefix;
 mod kernel_cuda;
 mod kernel_cxx;
+mod kernel_cxx_forms_r4;
 mod kernel_cxx_gaps;
 mod kernel_cxx_idioms;
 mod kernel_cxx_lib2;

@@ -171,6 +171,12 @@ impl Parser<'_> {
                 );
             }
             let start = self.pos;
+            // `S& operator=(const S&) = default;`, `S(S&&) = delete;`: the implicit member
+            // ([`Self::defaulted_member_end`]); nothing to keep.
+            if let Some(end) = self.defaulted_member_end() {
+                self.pos = end;
+                continue;
+            }
             // A constructor: the struct's name and `(`.
             let mut k = 0;
             while matches!(self.peek(k), Tok::Ident(w) if super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "explicit")
@@ -590,10 +596,49 @@ impl Parser<'_> {
         }
     }
 
+    /// The position after a member function declared `= default;` or `= delete;` that starts
+    /// here (no body, no `;` before it at this nesting depth), or `None`.
+    fn defaulted_member_end(&self) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut k = 0usize;
+        // Bounded by the tokens left: each step moves one token.
+        while self.pos + k < self.toks.len() {
+            match self.peek(k) {
+                Tok::Eof => return None,
+                Tok::Punct("(" | "[" | "<") => depth += 1,
+                Tok::Punct(")" | "]" | ">") => depth = depth.saturating_sub(1),
+                Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                Tok::Punct("{" | ";") if depth == 0 => return None,
+                Tok::Punct("=")
+                    if depth == 0
+                        && k > 0
+                        && matches!(self.peek(k - 1), Tok::Punct(")") | Tok::Ident(_))
+                        && matches!(self.peek(k + 1), Tok::Ident(w) if w == "default" || w == "delete")
+                        && matches!(self.peek(k + 2), Tok::Punct(";")) =>
+                {
+                    return Some(self.pos + k + 3);
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        None
+    }
+
     /// One member function or constructor of struct `sname` (spelled `name` in the source),
     /// as a device function.
     pub(crate) fn member_function(&mut self, name: &str, sname: &str) -> PResult<()> {
         let at = self.span();
+        // `S() = default;`, `S(const S&) = default;`, `S& operator=(const S&) = default;`,
+        // `~S() = default;`, `… = delete;`: an explicitly-defaulted function is the implicit one
+        // ([dcl.fct.def.default]/4-5: a defaulted default constructor default-initializes the
+        // members, a defaulted copy or move copies them member by member), and a deleted one
+        // may not be called ([dcl.fct.def.delete]/2). Neither is registered: the struct keeps
+        // the implicit members crosslane gives a struct that declares none.
+        if let Some(end) = self.defaulted_member_end() {
+            self.pos = end;
+            return Ok(());
+        }
         let head_from = self.pos;
         let mut is_static = false;
         while let Tok::Ident(w) = self.peek(0).clone() {

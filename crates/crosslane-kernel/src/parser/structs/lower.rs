@@ -423,6 +423,7 @@ impl Parser<'_> {
                 format!("`.{m}(…)` needs a struct value on its left (a member function call)"),
             ));
         }
+        let args = self.brace_args_to_params(&name, args);
         self.check_void_args(&name, &args)?;
         let args = self.convert_class_args(&name, args)?;
         let args = self.expand_args_to_bases(&name, args)?;
@@ -980,7 +981,8 @@ impl Parser<'_> {
                 } else if let Some(s) = self.fn_ret.get(name).cloned() {
                     let t = self.temporary(&s, span)?;
                     let mut out_args: Vec<Expr> = t.iter().map(|(_, e)| e.clone()).collect();
-                    out_args.extend(self.expand_args(args.clone())?);
+                    let args = self.brace_args_to_params(name, args.clone());
+                    out_args.extend(self.expand_args(args)?);
                     let sp = self.syn_span(span);
                     self.push_pre_expr(Expr::new(ExprKind::Call(name.clone(), out_args), sp));
                     return Ok(Some((s, t)));
