@@ -77,6 +77,7 @@ mod cub_alg_param;
 mod cub_direct;
 mod cub_exchange;
 mod cub_kv;
+mod cub_local;
 mod cub_load;
 mod cub_object;
 mod cub_prefix;
@@ -846,6 +847,8 @@ struct Parser<'a> {
     /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
     /// function, with the use's position (`cub`: the reuse warning).
     cub_pending: HashMap<String, Span>,
+    /// A `TempStorage` declaration without `__shared__` is being read ([`cub_local`]).
+    cub_local: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -994,6 +997,7 @@ impl<'a> Parser<'a> {
             param_count_now: 0,
             instance_now: None,
             cub_pending: HashMap::new(),
+            cub_local: false,
         }
     }
 }

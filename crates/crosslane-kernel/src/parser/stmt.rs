@@ -161,6 +161,12 @@ impl Parser<'_> {
                         return Ok(done(self, k));
                     }
                 }
+                // `typename WarpScan::TempStorage t;` with no `__shared__` ([`super::cub_local`]).
+                _ if self.cub_local_storage_starts() => {
+                    if let Some(k) = self.cub_local_storage()? {
+                        return Ok(done(self, k));
+                    }
+                }
                 "__shared__" => {
                     if let Some(k) = self.cub_temp_storage()? {
                         return Ok(done(self, k));

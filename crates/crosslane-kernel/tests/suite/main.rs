@@ -41,6 +41,7 @@ mod kernel_cub;
 mod kernel_cub_alg_param;
 mod kernel_cub_items;
 mod kernel_cub_load;
+mod kernel_cub_local_storage;
 mod kernel_cub_prefix;
 mod kernel_cuda;
 mod kernel_cxx;
