@@ -129,6 +129,11 @@ impl Template {
         &self.params
     }
 
+    /// The function's parameter count (one deduction slot per function parameter).
+    pub(super) fn arity(&self) -> usize {
+        self.deduce_from.len()
+    }
+
     /// Per function parameter: the template type parameter its type names, and whether
     /// through a pointer or an array reference (`T* p`), as [`Parser::bind_call`] deduces.
     pub(super) fn deduce_sources(&self) -> (&[Option<String>], &[bool]) {

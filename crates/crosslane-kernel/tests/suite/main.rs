@@ -59,6 +59,7 @@ mod kernel_dev_forms;
 mod kernel_device_h200;
 mod kernel_device_scope;
 mod kernel_device_var_launches;
+mod kernel_entry_arity;
 mod kernel_entry_forms;
 mod kernel_errors;
 mod kernel_ext_vectors;
