@@ -513,9 +513,14 @@ impl Parser<'_> {
                         ));
                     }
                     self.bump();
-                    let mut args = vec![e];
+                    // `this->f(d, s)` of a data member functor `f`: its `operator()`.
+                    let (key, recv) = match self.functor_member(&e, &field) {
+                        Some(m) => ("@m:operator()".to_string(), m),
+                        None => (format!("@m:{field}"), e),
+                    };
+                    let mut args = vec![recv];
                     args.extend(self.args_closed_by(")")?);
-                    e = self.node(ExprKind::Call(format!("@m:{field}"), args), span)?;
+                    e = self.node(ExprKind::Call(key, args), span)?;
                     continue;
                 }
                 if let Some(x) = self.const_struct_member(&e, &field, span)? {

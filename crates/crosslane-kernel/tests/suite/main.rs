@@ -104,6 +104,7 @@ mod kernel_maca_shfl_sync;
 mod kernel_macro_kernels;
 mod kernel_mask_groups;
 mod kernel_math_special;
+mod kernel_member_functor_refs;
 mod kernel_member_template_keyword;
 mod kernel_member_templates;
 mod kernel_memcpy;
