@@ -67,9 +67,13 @@ impl Parser<'_> {
             return false;
         };
         match w.as_str() {
-            "typename" => matches!(self.peek(1), Tok::Ident(r) if self.cub.contains_key(r))
-                || matches!(self.peek(1), Tok::Ident(n) if n == "cub" || n == "hipcub"),
-            "union" | "struct" => matches!(self.peek(1), Tok::Punct("{")),
+            "typename" => {
+                matches!(self.peek(1), Tok::Ident(r) if self.cub.contains_key(r))
+                    || matches!(self.peek(1), Tok::Ident(n) if n == "cub" || n == "hipcub")
+            }
+            "union" | "struct" => {
+                matches!(self.peek(1), Tok::Punct("{")) && self.braces_hold_temp_storage(1)
+            }
             r if self.cub.contains_key(r) => {
                 matches!(self.peek(1), Tok::Punct("::"))
                     && matches!(self.peek(2), Tok::Ident(t) if t == "TempStorage")
@@ -79,6 +83,30 @@ impl Parser<'_> {
                     && matches!(self.peek(2), Tok::Punct(";" | "["))
             }
             _ => false,
+        }
+    }
+
+    /// Whether the braces at token `k` from here hold the word `TempStorage`.
+    fn braces_hold_temp_storage(&self, k: usize) -> bool {
+        let open = self.pos + k;
+        let Some(close) = self.closing(open) else {
+            return false;
+        };
+        self.toks[open..close]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "TempStorage"))
+    }
+
+    /// A statement declaring a `TempStorage`: `__shared__` ([`Parser::cub_temp_storage`]) or
+    /// not ([`Self::cub_local_storage`]); `None` (position kept) for another statement.
+    ///
+    /// # Errors
+    /// As those.
+    pub(super) fn cub_storage_stmt(&mut self) -> PResult<Option<StmtKind>> {
+        if self.is_word("__shared__") {
+            self.cub_temp_storage()
+        } else {
+            self.cub_local_storage()
         }
     }
 

@@ -161,14 +161,9 @@ impl Parser<'_> {
                         return Ok(done(self, k));
                     }
                 }
-                // `typename WarpScan::TempStorage t;` with no `__shared__` ([`super::cub_local`]).
-                _ if self.cub_local_storage_starts() => {
-                    if let Some(k) = self.cub_local_storage()? {
-                        return Ok(done(self, k));
-                    }
-                }
-                "__shared__" => {
-                    if let Some(k) = self.cub_temp_storage()? {
+                // Also `typename WarpScan::TempStorage t;` with no `__shared__` (`cub_local`).
+                w if w == "__shared__" || self.cub_local_storage_starts() => {
+                    if let Some(k) = self.cub_storage_stmt()? {
                         return Ok(done(self, k));
                     }
                 }

@@ -130,7 +130,8 @@ fn a_refused_kernel_among_host_launches_does_not_stop_the_others() {
     };
     assert_eq!(e.line, 4, "{e:?}");
     assert!(
-        e.message.contains("`bad`, which host code launches at line 13"),
+        e.message
+            .contains("`bad`, which host code launches at line 13"),
         "{e:?}"
     );
     let want: Vec<Option<i128>> = (0..32).map(|v| Some(2 * v)).collect();

@@ -61,7 +61,10 @@ fn without_a_count_the_refusal_lists_the_choices() {
         "{m}"
     );
     let m = refused(OVERLOADED, cfg("wsum<int, 8>/4"));
-    assert!(m.contains("no template `wsum` takes 4 parameters (they take 2, 3)"), "{m}");
+    assert!(
+        m.contains("no template `wsum` takes 4 parameters (they take 2, 3)"),
+        "{m}"
+    );
 }
 
 #[test]
