@@ -1269,6 +1269,8 @@ impl Parser<'_> {
         }
         let mut args = self.call_args()?;
         let instance = self.instantiate_call(name, given, &args, span)?;
+        // A CUB collective object is the instance's own, not an argument (`cub_object`).
+        args.retain(|a| self.cub_object_class(a).is_none());
         // Tile arguments: each tile's meta pair after the arguments (`cg_tile_meta`).
         let pairs = self.template_tile_meta_args(name, &instance, &args, span);
         // `thread_group` parameters: each group's rank and size beside it (`cg_any`), after

@@ -615,7 +615,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if let Some(n) = self.named_targ(at)? {
+        if let Some(n) = self.named_targ(at)?.or_else(|| self.cub_class_targ()) {
             return Ok(TArg::Named(n));
         }
         if let Some(st) = self.identity_trait_struct()? {
@@ -829,6 +829,10 @@ impl Parser<'_> {
                     .position(|d| d.as_deref() == Some(p.name.as_str()));
                 let from = at_param.and_then(|i| args.get(i));
                 if let Some(e) = from {
+                    if let Some(c) = self.cub_object_class(e) {
+                        bound[k] = Some(TArg::Named(c));
+                        continue;
+                    }
                     if let Some(g) = self.group_of(e) {
                         bound[k] = Some(TArg::Group(g));
                         continue;
@@ -1174,6 +1178,8 @@ impl Parser<'_> {
             None => t.tokens.clone(),
         };
         let tokens = super::fn_ptr::substitute_named(tokens, &params, &args);
+        // A CUB collective object given to a type parameter (`Scan1<WarpScan, int>(ws, x)`).
+        let (tokens, cub_objects) = self.cub_object_params(tokens, &params, &args)?;
         let cost = tokens.len() as u64;
         if cost > self.instance_tokens {
             return Err(KernelError::new(
@@ -1207,6 +1213,7 @@ impl Parser<'_> {
         sub.void_params = self.void_params.clone();
         // File-scope CUB class and operator aliases are seen in the instance too.
         sub.cub = self.cub.clone();
+        sub.cub_objects.extend(cub_objects);
         sub.cub_ops = self.cub_ops.clone();
         sub.lib_objects = self.lib_objects.clone();
         sub.lib_aliases = self.lib_aliases.clone();

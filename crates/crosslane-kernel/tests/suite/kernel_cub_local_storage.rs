@@ -154,3 +154,63 @@ fn a_refused_kernel_before_the_traced_launch_lets_the_traced_one_run() {
     let want: Vec<Option<i128>> = (0..32).map(|v| Some(2 * v)).collect();
     assert_eq!(ints(&t, "d"), want);
 }
+
+/// Named warp collectives given to function templates: deduced (the object last) and named
+/// explicitly (the object first). Python:
+/// ```text
+/// v = [t % 7 for t in range(64)]
+/// [sum(v[(t//32)*32:t]) for t in range(64)]      # the exclusive sums per 32-lane warp
+/// [sum(v[g*16:(g+1)*16]) for g in range(4)]      # 43 47 51 48
+/// ```
+const OBJECT_TO_TEMPLATE: &str = "\
+template <typename T, typename Coll>
+__device__ T total(T v, Coll& c) { return c.Sum(v); }
+template <typename Coll, typename T>
+__device__ T before_me(Coll& c, T v) { T out; c.ExclusiveSum(v, out); return out; }
+__global__ void k(int* out) {
+  typedef cub::WarpReduce<int, 16> R16;
+  typedef cub::WarpScan<int> S32;
+  typename R16::TempStorage rt;
+  __shared__ typename S32::TempStorage st;
+  R16 r(rt);
+  S32 s(st);
+  int v = threadIdx.x % 7;
+  int t = total(v, r);
+  int p = before_me<S32, int>(s, v);
+  out[threadIdx.x] = p;
+  if (threadIdx.x % 16 == 0) out[64 + threadIdx.x / 16] = t;
+}
+";
+
+#[test]
+fn a_warp_collective_object_given_to_a_function_template_runs_there() {
+    let mut c = block(64);
+    c.args.insert("out".into(), "zero".into());
+    c.buffer_len.insert("out".into(), 68);
+    let t = run_finished(OBJECT_TO_TEMPLATE, c);
+    let v: Vec<i128> = (0..64).map(|t| t % 7).collect();
+    let mut want: Vec<Option<i128>> = (0..64usize)
+        .map(|t| Some(v[(t / 32) * 32..t].iter().sum()))
+        .collect();
+    want.extend([43, 47, 51, 48].map(Some));
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn a_block_collective_object_given_to_a_function_template_is_refused() {
+    let src = "\
+template <typename B> __device__ int bsum(B& b, int v) { return b.Sum(v); }
+__global__ void k(int* out) {
+  typedef cub::BlockReduce<int, 64> BR;
+  __shared__ typename BR::TempStorage st;
+  BR b(st);
+  int s = bsum(b, 1);
+  if (threadIdx.x == 0) out[0] = s;
+}
+";
+    let m = refused(src, block(64));
+    assert!(
+        m.contains("a `BR` object given to a function template is not modelled here"),
+        "{m}"
+    );
+}
