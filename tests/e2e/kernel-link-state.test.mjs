@@ -1,7 +1,9 @@
 // End-to-end test: a kernel link opens in the state it was made in. A link made at the end of a
 // finished run opens "finished" (not "paused after N steps": the worker learns that the kernel
 // ends at the link's step), with the same buffers and slider; a link made after stepping back
-// opens with the whole run on the slider and its cursor at the link's step.
+// opens with the whole run on the slider and its cursor at the link's step; a link made after
+// clicking "step" onto the kernel's last step (paused: the page does not know yet that the kernel
+// ends there) opens paused at that step, as it was made, and the next step then finishes.
 //
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/kernel-link-state.test.mjs
 import { test, before, after } from 'node:test';
@@ -81,6 +83,37 @@ test('a link made after stepping back opens with the whole run, the cursor at it
   await rendered(opened, () => opened.click('#kernel-step'));
   assert.equal(await opened.$eval('#kernel-slider', (s) => s.value), String(len - 1));
   assert.equal(await opened.$eval('#kernel-slider', (s) => s.max), String(len));
+  await opened.close();
+  assert.deepEqual(browser.pageErrors, []);
+});
+
+test('a link made after stepping onto the last step opens paused there, as it was made', async () => {
+  // The run's length, from a run to the end.
+  const probe = await open(browser);
+  await seedRun(probe);
+  const len = Number(await probe.$eval('#kernel-slider', (s) => s.max));
+  await probe.close();
+
+  const page = await open(browser);
+  await showView(page, 'kernel');
+  await rendered(page, () => page.selectOption('#kernel-examples', 'ascend_shfl_down_reduce.cpp'));
+  for (let k = 0; k < len; k += 1) await rendered(page, () => page.click('#kernel-step'));
+  const made = await snapshot(page);
+  assert.equal(made.state, 'idle');
+  assert.equal(made.status, `paused after ${len} steps`);
+  assert.equal(made.value, String(len));
+  assert.equal(made.max, String(len));
+  const hash = await settledHash(page);
+  await page.close();
+
+  const opened = await reopen(hash);
+  assert.deepEqual(await snapshot(opened), made);
+  // One step more: the kernel ends there, as on the page the link was made on.
+  await rendered(opened, () => opened.click('#kernel-step'));
+  const after = await snapshot(opened);
+  assert.equal(after.state, 'finished');
+  assert.match(after.status, new RegExp(`^finished after ${len} steps`));
+  assert.equal(after.value, String(len));
   await opened.close();
   assert.deepEqual(browser.pageErrors, []);
 });

@@ -95,6 +95,14 @@ pub struct KernelInputs {
     /// before it existed): the run goes to `step`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_steps: Option<u32>,
+    /// Whether the page's run was paused when the link was made (steps run, the kernel's end
+    /// not reached: "paused after N steps" after clicking "step", or a cancelled run), written
+    /// only when true: the page runs to the link's steps and stays paused there, as the user
+    /// saw it. Absent (a finished, stopped or failed run, and links made before it existed):
+    /// a run stopped at the link's steps learns whether the kernel ends there, and a link made
+    /// at the end of a finished run opens "finished".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paused: bool,
 }
 
 impl KernelInputs {

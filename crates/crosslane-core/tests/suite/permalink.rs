@@ -494,3 +494,31 @@ fn a_kernel_link_keeps_its_inputs_and_a_memory_edit_as_a_comma_list_fill() {
     assert_eq!(back, s);
     assert_eq!(back.kernel_inputs.args["d"], "0,100,2,3");
 }
+
+/// A kernel link made while the run was paused keeps `paused` (the page stays paused at the
+/// link's step); a link without it (made after the run finished, or before the field existed)
+/// reads as not paused, and one not paused writes no `paused` at all, so older links encode as
+/// they did.
+#[test]
+fn a_kernel_link_made_while_paused_says_so_and_older_links_read_as_not_paused() {
+    let mut s = Scenario::new(View::Kernel {
+        source: "__global__ void k(int* d) { d[threadIdx.x] = 1; }".into(),
+        blocks: 1,
+        threads_per_block: 32,
+        lanes: 0,
+        step: 3,
+    });
+    assert!(!s.to_json().contains("paused"));
+    s.kernel_inputs.paused = true;
+    assert!(s.to_json().contains(r#""paused":true"#), "{}", s.to_json());
+    let back = decode(&encode(&s)).expect("round-trips");
+    assert!(back.kernel_inputs.paused);
+    assert_eq!(back, s);
+    // The JSON of a link made before `paused` existed, with `run_steps`.
+    let old = Scenario::from_json(
+        br#"{"version":1,"view":{"kernel":{"source":"x","blocks":1,"threads_per_block":32,"lanes":0,"step":2}},"kernel_inputs":{"run_steps":5}}"#,
+    )
+    .expect("an older kernel link");
+    assert!(!old.kernel_inputs.paused);
+    assert_eq!(old.kernel_inputs.run_steps, Some(5));
+}

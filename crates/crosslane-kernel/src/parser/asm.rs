@@ -92,6 +92,18 @@ impl Parser<'_> {
             };
             return self.asm_block(at, &block);
         }
+        // One shuffle without `.sync` (`shfl.up.b32 %0, %1, %2, %3;`, pre-sm_70 code): a block
+        // of one ([`super::asm_block`] runs it by PTX ISA's shfl definition).
+        if single.starts_with("shfl.") && !single.starts_with("shfl.sync") && !single.contains(';')
+        {
+            let t = text.trim();
+            let block = if t.starts_with('{') {
+                t.to_string()
+            } else {
+                format!("{{ {t} }}")
+            };
+            return self.asm_block(at, &block);
+        }
         // One global load or store ([`super::asm_mem`]).
         if super::asm_mem::is_mem(single) {
             return self.asm_mem(at, single);
@@ -137,7 +149,27 @@ impl Parser<'_> {
             "mov.s64%0,%%",
         ]
         .iter()
-        .find_map(|p| instr.strip_prefix(p));
+        .find_map(|p| instr.strip_prefix(p))
+        .or_else(|| {
+            // nvcc also reads a special register written with one `%` (`mov.u32 %0,
+            // %laneid;`): a `%` before a letter is no operand reference there, and such code
+            // compiles (clang, hipcc's compiler, rejects it: LLVM bug 44392), so a CUDA source
+            // reads it as the `%%` form.
+            if self.hip {
+                return None;
+            }
+            [
+                "mov.u32%0,%",
+                "mov.b32%0,%",
+                "mov.s32%0,%",
+                "mov.u64%0,%",
+                "mov.b64%0,%",
+                "mov.s64%0,%",
+            ]
+            .iter()
+            .find_map(|p| instr.strip_prefix(p))
+            .filter(|r| special_register(r, at).is_some())
+        });
         let Some(reg) = reg else {
             if let Some(r) = ["mov.u32%0,%", "mov.b32%0,%"]
                 .iter()

@@ -18,9 +18,13 @@
 //! : b), `mov.type d, a;`, the integer `add`/`sub` (modulo 2^N), `and`/`or`/`xor`/`not` (also on
 //! `.pred`) and `shl`/`shr` (a shift past the width clamps to it: PTX ISA, shl/shr), every
 //! instruction of [`crate::ptx_ops`] (and `mov.b32` packing), and the one-source `cvt` of
-//! [`crate::ptx_cvt`]. A source may be a special register (`%%laneid`, read as
-//! [`super::asm`] reads it in a one-line `mov`). Any other instruction, modifier or register form (`p|q`, `r<4>`, vector
-//! operands elsewhere) is refused before the run, by name.
+//! [`crate::ptx_cvt`], and the warp shuffle `shfl.sync.MODE.b32 d|p, a, b, c, m;` with its
+//! optional validity predicate (PTX ISA, shfl.sync: the scan step CUB and hand-written warp
+//! scans write as `shfl.sync.up.b32 r0|p, …; @p add.s32 r0, r0, …;`), also without `.sync`
+//! (the pre-sm_70 form). A source may be a special register (`%%laneid`, read as
+//! [`super::asm`] reads it in a one-line `mov`). `.reg .s32 r<4>;` declares `r0` … `r3`.
+//! Any other instruction, modifier or register form (`p|q` of `setp`, vector operands
+//! elsewhere) is refused before the run, by name.
 
 use super::asm_alu::{instead, letter, parse_float, reg, split_operands};
 use super::asm_cvt::Operand;
@@ -223,6 +227,7 @@ impl Block<'_> {
         let ty = parts.last().copied().unwrap_or("");
         match opcode {
             "setp" => return self.setp(mnemonic, &parts, ops),
+            "shfl" => return self.shfl(mnemonic, &parts, ops),
             "selp" if parts.len() == 2 => {
                 self.arity(ops, 4, mnemonic)?;
                 let (l, signed) = type_letter(ty)
@@ -263,6 +268,130 @@ impl Block<'_> {
             _ => {}
         }
         self.alu(mnemonic, opcode, ops)
+    }
+
+    /// `shfl.sync.MODE.b32 d[|p], a, b, c, m;` and the pre-`.sync` form `shfl.MODE.b32 d[|p],
+    /// a, b, c;`, by PTX ISA 8.5 "shfl.sync"'s definition: with `lane` the lane's index,
+    /// `segmask = c[12:8]`, `maxLane = (lane & segmask) | (c[4:0] & ~segmask)` and
+    /// `minLane = lane & segmask`, the source lane `j` is `lane - b` (`.up`, valid when
+    /// `j >= maxLane`), `lane + b` (`.down`, valid when `j <= maxLane`), `lane ^ b` (`.bfly`,
+    /// valid when `j <= maxLane`) or `minLane | (b[4:0] & ~segmask)` (`.idx`, valid when
+    /// `j <= maxLane`); an invalid `j` is the lane itself. `d` gets lane `j`'s `a` (read with
+    /// `__shfl_sync(m, a, j)`, so a lane outside `m`, or a source lane that is not executing,
+    /// is undefined with the intrinsic's rule) and the optional predicate `p` whether `j` was
+    /// valid. The form without `.sync` (PTX ISA: deprecated since PTX 6.0, for targets below
+    /// sm_70) shuffles among the warp's executing lanes, as the pre-CUDA-9 `__shfl` does, with
+    /// that call's warning.
+    fn shfl(
+        &self,
+        mnemonic: &str,
+        parts: &[&str],
+        ops: &[String],
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let (sync, mode) = match parts {
+            ["shfl", "sync", mode, "b32"] => (true, *mode),
+            ["shfl", mode, "b32"] => (false, *mode),
+            _ => {
+                return Err(self.err(format!(
+                    "`{mnemonic}`: the shuffles emulated are `shfl.sync.MODE.b32` and \
+                     `shfl.MODE.b32` (MODE up, down, bfly or idx)"
+                )))
+            }
+        };
+        if !matches!(mode, "up" | "down" | "bfly" | "idx") {
+            return Err(self.err(format!(
+                "`{mnemonic}`: `.{mode}` is not a shfl mode (up, down, bfly, idx)"
+            )));
+        }
+        self.arity(ops, if sync { 5 } else { 4 }, mnemonic)?;
+        let (d, p) = match ops[0].split_once('|') {
+            Some((d, p)) => (d.trim(), Some(p.trim())),
+            None => (ops[0].as_str(), None),
+        };
+        let dreg = self.register(d).ok_or_else(|| {
+            self.err(format!(
+                "`{d}` in `{mnemonic}` is no register of the block (declare it with `.reg`) nor \
+                 an operand `%N`"
+            ))
+        })?;
+        let ld = dreg.letter;
+        if !matches!(ld, 'r' | 'f') {
+            return Err(self.err(format!(
+                "the destination `{d}` of `{mnemonic}` is a `{ld}` register; `.b32` moves a \
+                 32-bit one (`.b32`/`.u32`/`.s32`/`.f32`)"
+            )));
+        }
+        // `.b32` takes any 32-bit register (PTX ISA, "Operand Type Information"): the source
+        // as its own register's type, a constant as the destination's.
+        let la = match self.register(&ops[1]) {
+            Some(r) if matches!(r.letter, 'r' | 'f') => r.letter,
+            Some(r) => {
+                return Err(self.err(format!(
+                    "the source `{}` of `{mnemonic}` is a `{}` register; `.b32` moves a \
+                     32-bit one",
+                    ops[1], r.letter
+                )))
+            }
+            None => ld,
+        };
+        let a = self.source(&ops[1], la, false, mnemonic)?;
+        let int = |x: Expr| self.cast(Scalar::I32, x);
+        let lane = int(super::asm::special_register("laneid", self.at)
+            .ok_or_else(|| self.err("no %laneid".into()))?);
+        let b = self.source(&ops[2], 'r', false, mnemonic)?;
+        let c = self.source(&ops[3], 'r', false, mnemonic)?;
+        let five = |x: Expr| int(self.bin(BinOp::And, x, self.int(0x1f)));
+        let b5 = five(b);
+        let c5 = five(c.clone());
+        let seg = five(self.bin(BinOp::Shr, c, self.int(8)));
+        let not = |x: Expr| self.e(ExprKind::Unary(UnOp::BitNot, Box::new(x)));
+        let max_lane = self.bin(
+            BinOp::Or,
+            self.bin(BinOp::And, lane.clone(), seg.clone()),
+            self.bin(BinOp::And, c5, not(seg.clone())),
+        );
+        let (j, valid) = match mode {
+            "up" => {
+                let j = self.bin(BinOp::Sub, lane.clone(), b5);
+                (j.clone(), self.bin(BinOp::Ge, j, max_lane))
+            }
+            "down" => {
+                let j = self.bin(BinOp::Add, lane.clone(), b5);
+                (j.clone(), self.bin(BinOp::Le, j, max_lane))
+            }
+            "bfly" => {
+                let j = self.bin(BinOp::Xor, lane.clone(), b5);
+                (j.clone(), self.bin(BinOp::Le, j, max_lane))
+            }
+            _ => {
+                let min_lane = self.bin(BinOp::And, lane.clone(), seg.clone());
+                let j = self.bin(BinOp::Or, min_lane, self.bin(BinOp::And, b5, not(seg)));
+                (j.clone(), self.bin(BinOp::Le, j, max_lane))
+            }
+        };
+        let src = self.e(ExprKind::Ternary(
+            Box::new(valid.clone()),
+            Box::new(j),
+            Box::new(lane),
+        ));
+        let moved = if sync {
+            let m = self.source(&ops[4], 'r', false, mnemonic)?;
+            self.e(ExprKind::Call("__shfl_sync".into(), vec![m, a, src]))
+        } else {
+            self.e(ExprKind::Call("__shfl".into(), vec![a, src]))
+        };
+        let moved = match (la, ld) {
+            ('r', 'f') => self.e(ExprKind::Call("__uint_as_float".into(), vec![moved])),
+            ('f', 'r') => self.e(ExprKind::Call("__float_as_uint".into(), vec![moved])),
+            _ => moved,
+        };
+        let mut out = Vec::new();
+        if let Some(p) = p {
+            let pv = self.cast(Scalar::Bool, valid);
+            out.push(self.assign(self.dest(p, 'p', mnemonic)?, pv));
+        }
+        out.push(self.assign(self.dest(d, ld, mnemonic)?, self.cast(reg(ld), moved)));
+        Ok(out)
     }
 
     /// `setp.CmpOp.type p, a, b;`.
@@ -614,15 +743,33 @@ impl Parser<'_> {
                          .b32/.u32/.s32, .b64/.u64/.s64, .f32, .f64"
                     ));
                 };
+                // `r<4>` declares `r0` … `r3` (PTX ISA, "Parameterized Variable Names").
+                let mut expanded = Vec::new();
                 for name in names.split(',').map(str::trim) {
+                    match name.strip_suffix('>').and_then(|n| n.split_once('<')) {
+                        Some((base, n)) => match n.trim().parse::<u32>() {
+                            Ok(n) if n <= 256 => {
+                                expanded.extend((0..n).map(|k| format!("{}{k}", base.trim())));
+                            }
+                            _ => {
+                                return refuse(format!(
+                                    "`.reg {ty} {name}`: a register range is `name<N>` with N \
+                                     a constant up to 256"
+                                ))
+                            }
+                        },
+                        None => expanded.push(name.to_string()),
+                    }
+                }
+                for name in expanded.iter().map(String::as_str) {
                     let ok = !name.is_empty()
                         && name
                             .chars()
                             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
                     if !ok {
                         return refuse(format!(
-                            "`.reg {ty} {name}`: one plain name per register (`r<4>` ranges are \
-                             not emulated)"
+                            "`.reg {ty} {name}`: a register is one plain name, or a range \
+                             `name<N>`"
                         ));
                     }
                     let var = format!("{name}@asm{tag}");

@@ -746,7 +746,7 @@ impl Parser<'_> {
 
 impl Parser<'_> {
     /// A parameter of group type (`cg::thread_block_tile<16> g`, `const thread_block& b`,
-    /// `coalesced_group g`, or a template parameter bound to a group): its name and group;
+    /// `coalesced_group g`, `const grid_group& grid`, or a template parameter bound to a group): its name and group;
     /// `None` (position restored) for any other parameter. The parameter holds the group's
     /// member mask (a coalesced group's members travel with it).
     ///
@@ -771,6 +771,12 @@ impl Parser<'_> {
             Tok::Ident(w) if w == "thread_group" => {
                 self.bump();
                 Group::Any
+            }
+            // `const cg::grid_group &grid` (the conjugate-gradient sample's device functions
+            // take the grid so): the launch's grid, as `this_grid()` names it.
+            Tok::Ident(w) if w == "grid_group" => {
+                self.bump();
+                Group::Grid
             }
             Tok::Ident(w) if self.group_alias.contains_key(&w) => {
                 self.bump();

@@ -212,6 +212,23 @@ impl Parser<'_> {
                     }
                 }
             }
+            // HIP's device `warpSize` is a constexpr of the target's wave size through ROCm 6
+            // (the version modelled; ROCm 7.0 made it a run-time value, "In ROCm 7.0, the
+            // warpSize variable is no longer constexpr"): rocBLAS's `wavefront_reduce<warpSize>`
+            // and `__shared__ T psums[warpSize]`. CUDA's is a built-in variable, no constant.
+            ExprKind::Ident(n)
+                if self.hip
+                    && n == "warpSize"
+                    && self.var_type(n).is_none()
+                    && !self.consts.contains_key(n) =>
+            {
+                e.kind = ExprKind::Int {
+                    value: u64::from(self.wave),
+                    unsigned: false,
+                    long: false,
+                };
+                return;
+            }
             ExprKind::Ident(n) => {
                 if let Some(s) = object(n) {
                     let func = format!("{s}::{}", super::structs::CONV);

@@ -714,6 +714,15 @@ impl Body {
         };
         let set = self.assign(p, "v", value);
         self.stmts.push(set);
+        if kind == ScanKind::Total {
+            // The aggregate is read before the scan's own call (`agg = total(x), out =
+            // scan(x)`, so that an in-place scan reads its input): every thread has read the
+            // total from the grid before the scan writes the grid again. CUB computes both in
+            // one pass, so no hazard is the library's.
+            let sync = p.e_call(at, "__syncthreads", Vec::new());
+            let st = self.stmt(StmtKind::Expr(sync));
+            self.stmts.push(st);
+        }
         if undefined_in_thread0 {
             let keep = tid_is(p, BinOp::Ne);
             let why = format!(

@@ -23,6 +23,12 @@ const UINT: ValTy = ValTy {
     lanes: 1,
 };
 
+/// `unsigned long long`, the type of HIP's 64-bit `__ballot` ([`Body::segmented`] on HIP).
+const U64: ValTy = ValTy {
+    scalar: Scalar::U64,
+    lanes: 1,
+};
+
 impl Parser<'_> {
     /// Whether `method` is one of `WarpReduce`'s segmented reductions.
     pub(super) fn is_cub_segmented(method: &str) -> bool {
@@ -36,7 +42,7 @@ impl Parser<'_> {
     /// position is at the `,` before the flag): the call of the segmented reduction.
     ///
     /// # Errors
-    /// hipCUB's (not modelled here), a malformed argument list, an unsupported operator.
+    /// A class other than `WarpReduce`, a malformed argument list, an unsupported operator.
     pub(super) fn cub_segmented_call(
         &mut self,
         c: &CubClass,
@@ -44,7 +50,7 @@ impl Parser<'_> {
         method: &str,
         at: Span,
     ) -> PResult<Expr> {
-        if self.hip || c.kind != Kind::WarpReduce {
+        if c.kind != Kind::WarpReduce {
             return Err(KernelError::new(
                 at.line,
                 at.col,
@@ -93,22 +99,36 @@ impl Body {
         let nn = p.e_int(at, i64::from(n));
         let lane = p.e_bin(at, BinOp::Rem, lane_id, nn);
         self.decl(p, "lane", INT, lane);
+        // HIP (hipCUB, whose `WarpReduce` is rocPRIM's `warp_reduce`, the same segments:
+        // rocPRIM's `last_in_warp_segment` ballots the flags of the wavefront): a 64-bit
+        // `__ballot`; CUDA a 32-bit `__ballot_sync`.
+        let wide = p.hip;
+        let (mty, full) = if wide {
+            (U64, u64::MAX)
+        } else {
+            (UINT, 0xffff_ffff)
+        };
         // The logical warp's flags, its first lane at bit 0.
-        let (m, f) = (p.e_mask(at, 0xffff_ffff), p.e_ident(at, "flag"));
-        let ballot = p.e_call(at, "__ballot_sync", vec![m, f]);
-        self.decl(p, "__ballot", UINT, ballot);
+        let f = p.e_ident(at, "flag");
+        let ballot = if wide {
+            p.e_call(at, "__ballot", vec![f])
+        } else {
+            let m = p.e_mask(at, 0xffff_ffff);
+            p.e_call(at, "__ballot_sync", vec![m, f])
+        };
+        self.decl(p, "__ballot", mty, ballot);
         let (lid, l) = (p.e_lane(at), p.e_ident(at, "lane"));
         let base = p.e_bin(at, BinOp::Sub, lid, l);
         let (b, base) = (p.e_ident(at, "__ballot"), base);
         let shifted = p.e_bin(at, BinOp::Shr, b, base);
-        let width_mask = if n >= 32 {
-            0xffff_ffff
+        let width_mask = if n >= 64 || (!wide && n >= 32) {
+            full
         } else {
             (1u64 << n) - 1
         };
         let wm = p.e_mask(at, width_mask);
         let bits = p.e_bin(at, BinOp::And, shifted, wm);
-        self.decl(p, "__bits", UINT, bits);
+        self.decl(p, "__bits", mty, bits);
         // The segment's end: the next head flag above this lane (the next segment's first
         // lane), or the first tail flag at or above it, plus one.
         let (one, two) = (p.e_mask(at, 1), p.e_mask(at, 2));
@@ -116,13 +136,13 @@ impl Body {
         let low = p.e_bin(at, BinOp::Shl, if head { two } else { one }, l);
         let one = p.e_mask(at, 1);
         let below = p.e_bin(at, BinOp::Sub, low, one);
-        let all = p.e_mask(at, 0xffff_ffff);
+        let all = p.e_mask(at, full);
         let above = p.e_bin(at, BinOp::Xor, below, all);
         let bits = p.e_ident(at, "__bits");
         let rest = p.e_bin(at, BinOp::And, bits, above);
-        self.decl(p, "__rest", UINT, rest);
+        self.decl(p, "__rest", mty, rest);
         let r = p.e_ident(at, "__rest");
-        let ffs = p.e_call(at, "__ffs", vec![r]);
+        let ffs = p.e_call(at, if wide { "__ffsll" } else { "__ffs" }, vec![r]);
         let found = if head {
             let one = p.e_int(at, 1);
             p.e_bin(at, BinOp::Sub, ffs, one)
@@ -158,13 +178,23 @@ impl Body {
         let (l, z) = (p.e_ident(at, "lane"), p.e_int(at, 0));
         let first = p.e_bin(at, BinOp::Eq, l, z);
         let starts = p.e_bin(at, BinOp::Or, first, flagged);
-        let why = format!(
-            "cub::WarpReduce<T, {n}>'s segmented reductions return each segment's reduction to \
-             the segment's first lane only (CUB API, WarpReduce::{}Segmented…: \"the sum of each \
-             segment is returned to the first lane in that segment\"); this lane's result is \
-             undefined",
-            if head { "Head" } else { "Tail" }
-        );
+        let why = if wide {
+            format!(
+                "hipcub::WarpReduce<T, {n}>'s (rocPRIM's warp_reduce's) segmented reductions \
+                 return each segment's reduction to the segment's first lane only (rocPRIM API, \
+                 warp_reduce::{}_segmented_reduce: \"the result is returned to the first thread \
+                 of each segment\"); this lane's result is undefined",
+                if head { "head" } else { "tail" }
+            )
+        } else {
+            format!(
+                "cub::WarpReduce<T, {n}>'s segmented reductions return each segment's reduction \
+                 to the segment's first lane only (CUB API, WarpReduce::{}Segmented…: \"the sum \
+                 of each segment is returned to the first lane in that segment\"); this lane's \
+                 result is undefined",
+                if head { "Head" } else { "Tail" }
+            )
+        };
         let body = self.finish(p, starts, why);
         (params, body)
     }

@@ -832,6 +832,22 @@ impl Parser<'_> {
                     ExprKind::Cast(ty, Box::new(e))
                 }
             }
+            Tok::Ident(w)
+                if w == "memcpy_async"
+                    && self.is_punct("(")
+                    && matches!(self.peek(1), Tok::Ident(g) if self.groups.contains_key(g)
+                        || super::cg::NAMESPACES.contains(&g.as_str())
+                        || matches!(g.as_str(), "this_thread_block" | "tiled_partition"
+                            | "coalesced_threads" | "this_grid")) =>
+            {
+                // `cuda::memcpy_async(group, dst, src, bytes, barrier)` (its namespace read
+                // before): the group's copy.
+                self.pos -= 1;
+                if let Some(e) = self.cuda_group_memcpy_async()? {
+                    return Ok(e);
+                }
+                return self.err("a cooperative group as memcpy_async's first argument");
+            }
             Tok::Ident(w) if super::cg::NAMESPACES.contains(&w.as_str()) && self.is_punct("::") => {
                 // `cg::reduce(…)`, `std::min(…)`: the name after its namespace.
                 self.bump();

@@ -87,7 +87,7 @@ pub(super) const LAUNCH_APIS: &[&str] = &[
 ];
 
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
-pub const MAX_FILL: i128 = 65_536;
+pub const MAX_FILL: i128 = 1 << 20;
 
 /// Whether a function body calls `asc_vf_call<F>(…)`: an Ascend C SIMD-side kernel that
 /// launches the SIMT function `F` (asc-devkit `include/simt_api/common_functions.h`: `template
@@ -258,24 +258,7 @@ pub(super) fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize
     parts
 }
 
-/// The tokens' text joined (for a note).
-pub(super) fn text_of(toks: &[Token]) -> String {
-    let mut s = String::new();
-    for t in toks {
-        let piece = match &t.tok {
-            Tok::Ident(n) => n.clone(),
-            Tok::Int { value, .. } => value.to_string(),
-            Tok::Float { value, .. } => value.to_string(),
-            Tok::Punct(p) => (*p).to_string(),
-            Tok::Str(_) => "\"…\"".into(),
-            Tok::Char(c) => format!("'{c}'"),
-            Tok::PrefixedChar { code, prefix } => format!("{prefix}'{code}'"),
-            Tok::Eof => String::new(),
-        };
-        s.push_str(&piece);
-    }
-    s
-}
+pub(super) use super::host_text::{source_text, text_of};
 
 /// Whether tokens hold a kernel launch (`<<<`, `hipLaunchKernelGGL`, `cudaLaunchKernel`).
 pub(super) fn launches_in(toks: &[Token]) -> bool {
@@ -1016,7 +999,7 @@ impl Parser<'_> {
                             // a device pointer.
                             let why = format!(
                                 "`{}` at line {} copies into it from a source not read here",
-                                text_of(&toks[k..=c]),
+                                source_text(&toks[k..=c]),
                                 toks[k].line
                             );
                             st.cut_dev_copies(&h, None);
@@ -1336,7 +1319,7 @@ impl Parser<'_> {
                     part.to_string(),
                     format!(
                         "`{}` has no constant value in host code{why}",
-                        text_of(&toks[a..b])
+                        source_text(&toks[a..b])
                     ),
                 ));
             }

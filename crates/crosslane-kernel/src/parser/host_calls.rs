@@ -308,6 +308,32 @@ impl Parser<'_> {
                     | "assert"
                     | "main"
             );
+        if known
+            && self.host_calls_read >= MAX_CALLS
+            && self.host_depth_ok()
+            && !self.host_call_budget_said
+        {
+            // Said once: the calls past the budget are skipped as other host statements are,
+            // so their launches, and the pointers and fills they pass, are not followed (a
+            // timing loop of 100 repeats through a helper, brucefan1983/CUDA-Programming's
+            // `timing()` → `reduce()`).
+            self.host_call_budget_said = true;
+            self.diag(
+                Span {
+                    line: toks[at].line,
+                    col: toks[at].col,
+                },
+                Level::Warning,
+                format!(
+                    "host code calls its own functions more than {MAX_CALLS} times (here \
+                     `{name}(…)`): calls past the {MAX_CALLS}th are not read, so their kernel \
+                     launches and the buffers they pass are not followed; lower the repeat \
+                     count (a timing loop), or run the kernel as the entry with --buffer"
+                ),
+                "crosslane's host reading: at most 64 host function calls (a bound on the \
+                 reading's work)",
+            );
+        }
         if !(known || later)
             || self.host_call_depth >= MAX_CALL_DEPTH
             || self.host_calls_read >= MAX_CALLS
@@ -642,6 +668,11 @@ impl Parser<'_> {
         let was = std::mem::replace(&mut self.main_calls.reading, true);
         self.read_pending_calls_now();
         self.main_calls.reading = was;
+    }
+
+    /// Whether a call at the current nesting would be read but for the call budget.
+    fn host_depth_ok(&self) -> bool {
+        self.host_call_depth < MAX_CALL_DEPTH
     }
 
     /// [`Self::read_pending_host_calls`]' loop.

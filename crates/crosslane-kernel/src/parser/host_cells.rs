@@ -25,7 +25,7 @@
 use std::collections::HashMap;
 
 use super::const_eval::HostVal;
-use super::host::{member_call, split_commas, text_of, HostState};
+use super::host::{member_call, source_text, split_commas, HostState};
 use super::Parser;
 use crate::ast::{Expr, ExprKind};
 use crate::lexer::Tok;
@@ -569,6 +569,22 @@ impl Parser<'_> {
         if super::host::launches_in(&toks[k..end]) {
             return None;
         }
+        // `*m = v;` of managed memory no launch was given yet: its cell 0 (`m[0] = v`).
+        if let (Some(Tok::Punct("*")), Some(Tok::Ident(m)), Some(Tok::Punct("="))) =
+            (tok(k), tok(k + 1), tok(k + 2))
+        {
+            let m = m.clone();
+            // `end` is past the statement's `;`.
+            let value = self
+                .host_value(st, k + 3, end.saturating_sub(1))
+                .and_then(HostVal::text);
+            if self.managed_first_cell(st, &m, Some(0), value) {
+                if let Some(f) = st.fills.get_mut(&m) {
+                    f.1 = toks[k].line;
+                }
+                return Some(end);
+            }
+        }
         self.host_eval_stmt(st, k, end)
     }
 
@@ -643,7 +659,7 @@ impl Parser<'_> {
             };
             let why = format!(
                 "`{}` at line {line} is given `{n}`, a pointer into it, and may write it",
-                text_of(part)
+                source_text(part)
             );
             Self::mark_unknown(st, std::slice::from_ref(&h), &why);
         }
@@ -674,7 +690,7 @@ impl Parser<'_> {
             return false;
         };
         let line = toks[open].line;
-        let call = format!("`{f}({})` at line {line}", text_of(&toks[open + 1..c]));
+        let call = format!("`{f}({})` at line {line}", source_text(&toks[open + 1..c]));
         let r = match f {
             "memset" => self.cells_memset(st, &parts, (&dst, doff)),
             "memcpy" | "memmove" => self.cells_memcpy(st, f, &parts, (&dst, doff)),
@@ -699,7 +715,7 @@ impl Parser<'_> {
         let &(a, b) = p.ok_or("an argument is missing")?;
         self.host_value(st, a, b)
             .and_then(HostVal::int)
-            .ok_or_else(|| format!("`{}` has no constant value", text_of(&self.toks[a..b])))
+            .ok_or_else(|| format!("`{}` has no constant value", source_text(&self.toks[a..b])))
     }
 
     /// Array `h`'s cells, type and element bytes.
@@ -745,7 +761,7 @@ impl Parser<'_> {
         let (src, soff) = self.host_cells_at(st, sa, sb).ok_or_else(|| {
             format!(
                 "its source `{}` is no host array read here",
-                text_of(&self.toks[sa..sb])
+                source_text(&self.toks[sa..sb])
             )
         })?;
         let n = self.int_arg(st, parts.get(2))?;
@@ -810,7 +826,7 @@ impl Parser<'_> {
         let (src, soff) = self.host_cells_at(st, sa, sb).ok_or_else(|| {
             format!(
                 "`{}` is no host array read here",
-                text_of(&self.toks[sa..sb])
+                source_text(&self.toks[sa..sb])
             )
         })?;
         let n = if f == "copy" {
@@ -818,13 +834,13 @@ impl Parser<'_> {
             let (last, loff) = self.host_cells_at(st, la, lb).ok_or_else(|| {
                 format!(
                     "`{}` is no pointer into `{src}` read here",
-                    text_of(&self.toks[la..lb])
+                    source_text(&self.toks[la..lb])
                 )
             })?;
             if last != src {
                 return Err(format!(
                     "`{}` does not point into `{src}`",
-                    text_of(&self.toks[la..lb])
+                    source_text(&self.toks[la..lb])
                 ));
             }
             loff - soff
@@ -887,20 +903,23 @@ impl Parser<'_> {
             let (last, loff) = self.host_cells_at(st, second.0, second.1).ok_or_else(|| {
                 format!(
                     "`{}` is no pointer into `{dst}` read here",
-                    text_of(&self.toks[second.0..second.1])
+                    source_text(&self.toks[second.0..second.1])
                 )
             })?;
             if last != dst {
                 return Err(format!(
                     "`{}` does not point into `{dst}`",
-                    text_of(&self.toks[second.0..second.1])
+                    source_text(&self.toks[second.0..second.1])
                 ));
             }
             loff - doff
         };
-        let v = self
-            .host_value(st, *va, *vb)
-            .ok_or_else(|| format!("`{}` has no constant value", text_of(&self.toks[*va..*vb])))?;
+        let v = self.host_value(st, *va, *vb).ok_or_else(|| {
+            format!(
+                "`{}` has no constant value",
+                source_text(&self.toks[*va..*vb])
+            )
+        })?;
         let (mut cells, s, _) = self.cells_typed(st, dst)?;
         if n < 0 || doff < 0 || doff + n > cells.len() as i128 {
             return Err(format!(

@@ -7,7 +7,7 @@
 //! for fresh `cudaMalloc` memory ("The memory is not cleared").
 
 use super::const_eval::HostVal;
-use super::host::{text_of, DevWrite, HostState};
+use super::host::{source_text, DevWrite, HostState};
 use super::Parser;
 use crate::lexer::Tok;
 
@@ -87,7 +87,7 @@ impl Parser<'_> {
             return false;
         }
         let line = toks[k].line;
-        let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
+        let what = format!("`{}` at line {line}", source_text(&toks[k..=c]));
         // `h + 4`: the source from that element on.
         let src = match src_off {
             Some(o) => st

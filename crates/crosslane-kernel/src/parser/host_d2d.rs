@@ -12,7 +12,7 @@
 //! before the copy, those launches' cells ([`DevCopy`]), which `crate::sequence` puts over
 //! them once it has run the launches.
 
-use super::host::{text_of, DevWrite, HostState};
+use super::host::{source_text, DevWrite, HostState};
 use super::Parser;
 use crate::ast::DevCopy;
 use crate::lexer::Tok;
@@ -147,7 +147,7 @@ impl Parser<'_> {
         }
         let (d, s) = (dst.alloc.clone(), src.alloc.clone());
         let line = toks[k].line;
-        let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
+        let what = format!("`{}` at line {line}", source_text(&toks[k..=c]));
         let bytes = self
             .host_value(st, na, nb)
             .and_then(super::const_eval::HostVal::int)

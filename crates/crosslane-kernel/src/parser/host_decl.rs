@@ -4,7 +4,7 @@
 //! may hold several init-declarators, each with the declaration's type specifiers).
 
 use super::const_eval::HostVal;
-use super::host::{split_commas, text_of, HostState, MAX_FILL};
+use super::host::{source_text, split_commas, HostState, MAX_FILL};
 use super::Parser;
 use crate::lexer::{Tok, Token};
 
@@ -262,7 +262,7 @@ impl Parser<'_> {
         let mut why = (parts.len() > 3).then(|| {
             format!(
                 "`{}` at line {} gives a `dim3` more than three components",
-                text_of(&toks[open..=c]),
+                source_text(&toks[open..=c]),
                 toks[k].line
             )
         });
@@ -276,7 +276,7 @@ impl Parser<'_> {
                     why = Some(self.unknown_reason(st, a, b).unwrap_or_else(|| {
                         format!(
                             "`{}` at line {} has no constant value in host code",
-                            text_of(&toks[a..b]),
+                            source_text(&toks[a..b]),
                             toks[k].line
                         )
                     }));
@@ -328,7 +328,7 @@ impl Parser<'_> {
                         Some(r) => r,
                         None => format!(
                             "`{}` at line {} has no constant value in host code",
-                            text_of(&toks[i + 1..end]),
+                            source_text(&toks[i + 1..end]),
                             toks[k].line
                         ),
                     };
@@ -351,6 +351,19 @@ impl Parser<'_> {
                     return;
                 }
                 if !st.fills.contains_key(&name) {
+                    // Managed memory's first cell written before any launch: a fill of it.
+                    if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("="))) {
+                        let index = self
+                            .host_value(st, i + 1, c)
+                            .and_then(HostVal::int)
+                            .and_then(|x| usize::try_from(x).ok());
+                        let value = self.host_value(st, c + 2, end).and_then(HostVal::text);
+                        if self.managed_first_cell(st, &name, index, value) {
+                            if let Some(f) = st.fills.get_mut(&name) {
+                                f.1 = toks[k].line;
+                            }
+                        }
+                    }
                     return;
                 }
                 let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));
@@ -369,7 +382,7 @@ impl Parser<'_> {
                     _ => {
                         let why = format!(
                             "`{}` at line {} changes a cell of `{name}` in a way not read",
-                            text_of(&toks[k..end]),
+                            source_text(&toks[k..end]),
                             toks[k].line
                         );
                         Self::mark_unknown(st, std::slice::from_ref(&name), &why);
@@ -602,7 +615,7 @@ impl Parser<'_> {
             } else if let Some(Tok::Ident(n)) = word(k + 1) {
                 let why = format!(
                     "`{}` at line {} is not read as a fill",
-                    text_of(&toks[k..end]),
+                    source_text(&toks[k..end]),
                     toks[k].line
                 );
                 Self::mark_unknown(st, std::slice::from_ref(n), &why);
@@ -661,7 +674,7 @@ impl Parser<'_> {
         let not_read = |st: &mut HostState| {
             let why = format!(
                 "`{}` at line {} is not read as a fill",
-                text_of(&toks[k..b]),
+                source_text(&toks[k..b]),
                 toks[k].line
             );
             Self::mark_unknown(st, std::slice::from_ref(&name), &why);

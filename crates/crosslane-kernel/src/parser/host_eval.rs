@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::const_eval::{binary, const_eval, member_path, HostVal};
-use super::host::{launches_in, text_of, HostState};
+use super::host::{launches_in, source_text, HostState};
 use super::Parser;
 use crate::ast::{Expr, ExprKind, Span};
 use crate::lexer::Tok;
@@ -448,7 +448,7 @@ impl Parser<'_> {
                 e
             }
         };
-        let text = || text_of(&self.toks[a..b]);
+        let text = || source_text(&self.toks[a..b]);
         let Some(e) = e else {
             return Err(format!("`{}` is not an expression read here", text()));
         };
@@ -653,7 +653,7 @@ impl Parser<'_> {
                     let v = self.to_declared(a, eq, v).ok_or_else(|| {
                         format!(
                             "`{}` converts to its declared type with an undefined result",
-                            text_of(&self.toks[a..b])
+                            source_text(&self.toks[a..b])
                         )
                     })?;
                     run.env.insert(name, v);
@@ -722,7 +722,7 @@ impl Parser<'_> {
         let end = self.stmt_extent(k, close)?;
         let then_end = self.stmt_extent(c + 1, close)?;
         let launches = launches_in(&toks[k..end]);
-        let cond = text_of(&toks[k + 2..c]);
+        let cond = source_text(&toks[k + 2..c]);
         let line = toks[k].line;
         let span = Span {
             line,

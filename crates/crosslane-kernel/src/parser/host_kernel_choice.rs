@@ -73,7 +73,7 @@ impl Parser<'_> {
         {
             Some(v) => Some(if v != 0 { yes } else { no }),
             None => {
-                let cond = super::host::text_of(&toks[a..q]);
+                let cond = super::host::source_text(&toks[a..q]);
                 self.diag(
                     at,
                     Level::Warning,

@@ -72,7 +72,7 @@ impl Parser<'_> {
                      declared as a list of addresses, `void* args[] = {{&a, &b}};`): the \
                      kernel's parameters are not set from this launch; set them (CLI: --arg \
                      NAME=VALUE, --buffer NAME=FILL)",
-                    super::host::text_of(&toks[aa..ab])
+                    super::host::source_text(&toks[aa..ab])
                 ),
                 "CUDA Runtime API, cudaLaunchKernel",
             );

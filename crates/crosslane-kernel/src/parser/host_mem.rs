@@ -20,7 +20,7 @@
 //!   pointer or reference to const (`bool is_aligned(const void* p)`) only reads it (C++17
 //!   [dcl.type.cv]/4), so the buffer keeps its cells.
 
-use super::host::{text_of, DevWrite, HostState, READ_CALLS};
+use super::host::{source_text, DevWrite, HostState, READ_CALLS};
 use super::Parser;
 use crate::ast::HostArg;
 use crate::lexer::Tok;
@@ -67,7 +67,7 @@ impl Parser<'_> {
             return;
         };
         let line = toks[k].line;
-        let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
+        let what = format!("`{}` at line {line}", source_text(&toks[k..=c]));
         let value = self
             .host_value(st, va, vb)
             .and_then(super::const_eval::HostVal::int);
@@ -213,7 +213,7 @@ impl Parser<'_> {
             })
             .unwrap_or(end);
         let line = toks[k].line;
-        let what = || format!("`{}` at line {line}", text_of(&toks[k..end]));
+        let what = || format!("`{}` at line {line}", source_text(&toks[k..end]));
         for j in k..end {
             let Tok::Ident(n) = &toks[j].tok else {
                 continue;
@@ -242,7 +242,13 @@ impl Parser<'_> {
                         if matches!(c.as_str(), "reinterpret_cast" | "static_cast" | "const_cast"))
                 })
                 && copy_source_only(toks, k, end);
-            if !(arg || member) || cast || except.contains(n) {
+            // `std::vector<T> expected(output.size())`, `f(v.size())`: `size()` reads the
+            // length only ([container.requirements.general], a const member), so `v` is not
+            // passed on.
+            let size_only = matches!(next, Some(Tok::Punct(".")))
+                && matches!(next2, Some(Tok::Ident(m)) if m == "size")
+                && matches!(toks.get(j + 3).map(|t| &t.tok), Some(Tok::Punct("(")));
+            if !(arg || member) || cast || size_only || except.contains(n) {
                 continue;
             }
             // `is_aligned(d)` with `bool is_aligned(const void* p)`: a read (`const_param_arg`).
@@ -538,7 +544,7 @@ impl Parser<'_> {
                 // `m[i] += 1` reads what the kernel left, which host code does not know here.
                 let why = format!(
                     "`{}` at line {line} changes a cell of `{name}` in a way not read",
-                    text_of(&toks[k..end])
+                    source_text(&toks[k..end])
                 );
                 Self::mark_unknown(st, &[name.to_string()], &why);
             }
@@ -548,6 +554,48 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// `m[i] = v;` (or `*m = v;`, cell 0) of managed memory `m` that no launch was given yet and
+    /// no fill wrote: the allocation's cells become a fill of cells nothing wrote (undefined,
+    /// C++17 [dcl.init]/12) with this one set, so the next launch reads it (the CG sample's
+    /// `*dot_result = 0.0;`, a training exercise's `*sum = 0;`). False (nothing recorded) for
+    /// any other memory, a cell count or index not known, or a value with no constant value.
+    pub(super) fn managed_first_cell(
+        &mut self,
+        st: &mut HostState,
+        name: &str,
+        index: Option<usize>,
+        value: Option<String>,
+    ) -> bool {
+        if managed_call(st, name).is_none()
+            || st.prior.get(name).is_some_and(|p| !p.is_empty())
+            || st.fills.contains_key(name)
+            || st.unknown.contains_key(name)
+        {
+            return false;
+        }
+        let Some(&(bytes, _, _)) = st.mallocs.get(name) else {
+            return false;
+        };
+        let Some(&elem) = st.elem_bytes.get(name).filter(|&&e| e > 0) else {
+            return false;
+        };
+        let cells = bytes / elem;
+        let (Some(x), Some(v)) = (index, value) else {
+            return false;
+        };
+        if cells == 0 || cells > super::host::MAX_FILL as u64 || x as u64 >= cells {
+            return false;
+        }
+        let Ok(n) = usize::try_from(cells) else {
+            return false;
+        };
+        let mut values = vec!["undef".to_string(); n];
+        values[x] = v;
+        let line = self.toks.get(self.pos).map_or(0, |t| t.line);
+        st.fills.insert(name.to_string(), (values, line));
+        true
+    }
+
     /// Whether the copy `cudaMemcpy(d, s, bytes, kind)` (its comma-separated parts) is a
     /// device-to-device copy of all of `d` from a device pointer `s` host code follows: the
     /// kind is `cudaMemcpyDeviceToDevice` / `hipMemcpyDeviceToDevice`, and `bytes` is `d`'s

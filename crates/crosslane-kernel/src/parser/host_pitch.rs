@@ -3,7 +3,7 @@
 //! by row (or the device's rows back, which host code then no longer knows).
 
 use super::const_eval::HostVal;
-use super::host::{split_commas, text_of, DevWrite, HostState, MAX_FILL};
+use super::host::{source_text, split_commas, DevWrite, HostState, MAX_FILL};
 use super::*;
 
 /// The row pitch crosslane gives a pitched allocation of `width` bytes: `width` rounded up to
@@ -156,7 +156,7 @@ impl Parser<'_> {
                     "`{}` at line {line} copies rows into it whose values or layout are not \
                      read here (read are: a host array filled here, constant pitches, width \
                      and height, whole elements of the allocation's `sizeof(T)`)",
-                    text_of(&toks[k..=c])
+                    source_text(&toks[k..=c])
                 );
                 st.writes.insert(dst.clone(), DevWrite::Other(why));
                 st.prior.remove(&dst);

@@ -448,7 +448,7 @@ impl Parser<'_> {
             None => {
                 let why = format!(
                     "`{}` at line {line} fills it with a value that has no constant value here",
-                    super::host::text_of(&toks[k..end])
+                    super::host::source_text(&toks[k..end])
                 );
                 st.writes.insert(name, super::host::DevWrite::Other(why));
             }

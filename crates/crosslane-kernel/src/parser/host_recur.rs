@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::const_eval::HostVal;
-use super::host::{split_commas, text_of, HostState};
+use super::host::{source_text, split_commas, HostState};
 use super::Parser;
 use crate::ast::{Expr, ExprKind};
 use crate::lexer::{Tok, Token};
@@ -120,7 +120,7 @@ impl Parser<'_> {
                         "`memcpy({})` at line {line} is not read here (read is a copy of whole \
                          elements between host arrays of one struct whose members' values are \
                          known)",
-                        text_of(&toks[open + 1..c])
+                        source_text(&toks[open + 1..c])
                     );
                     let names: Vec<String> = self
                         .leaves(&s, crate::ast::Span::default())
@@ -193,7 +193,7 @@ impl Parser<'_> {
                     "`memcpy({})` at line {line} is not read here (read is a copy between host \
                      arrays of one element type, of whole elements, from an array whose values \
                      are known)",
-                    text_of(&toks[open + 1..c])
+                    source_text(&toks[open + 1..c])
                 );
                 st.fills.remove(&dst);
                 Self::mark_unknown(st, std::slice::from_ref(&dst), &why);

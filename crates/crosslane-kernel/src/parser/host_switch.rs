@@ -98,7 +98,7 @@ impl Parser<'_> {
             line,
             col: toks[k].col,
         };
-        let cond = super::host::text_of(&toks[k + 2..head]);
+        let cond = super::host::source_text(&toks[k + 2..head]);
         let Some(from) = chosen else {
             self.diag(
                 span,

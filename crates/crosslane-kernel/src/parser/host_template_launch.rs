@@ -9,7 +9,7 @@
 //! (a warning naming it), never dropped silently.
 
 use super::const_eval::{HostVal, IntTy};
-use super::host::{split_commas, text_of, HostState};
+use super::host::{source_text, split_commas, HostState};
 use super::templates::TArg;
 use super::Parser;
 use crate::ast::Span;
@@ -169,7 +169,9 @@ impl Parser<'_> {
         // Kernel templates overloaded by their parameter count (rocPRIM's tests'
         // `warp_reduce_sum_kernel(in, out)` and `(in, out, valid)`): the launch's argument
         // count picks the one whose parameters take that many ([over.match.viable]/2).
-        let key = self.overload_by_arity(name, launch.len());
+        let key = self
+            .overload_by_arity(name, launch.len())
+            .or_else(|| self.overload_by_substitution(name, launch.len(), &given, at));
         let name = key.as_deref().unwrap_or(name);
         let inst = |p: &mut Self, args: Vec<TArg>| match key {
             // The overload is chosen: bound and registered as a call of it would be.
@@ -509,6 +511,49 @@ impl Parser<'_> {
         }
     }
 
+    /// Of the overload set `name`'s templates whose function parameters take `n` arguments,
+    /// the one that the explicit template arguments `given` bind: the others' substitution
+    /// fails (a default `typename std::enable_if<Method == 2>::type* = nullptr` whose
+    /// condition is false names no type, [temp.deduct]/8: the template is no candidate),
+    /// rocPRIM's tests' `scan_kernel<Method, …>` overloads of one parameter list. `None`
+    /// when not exactly one binds (the call's own reading then says why).
+    fn overload_by_substitution(
+        &mut self,
+        name: &str,
+        n: usize,
+        given: &[TArg],
+        at: Span,
+    ) -> Option<String> {
+        let alts = self.overloads.get(name)?.clone();
+        let keys: Vec<String> = std::iter::once(name.to_string())
+            .chain(alts)
+            .filter(|key| {
+                let Some(t) = self.templates.get(key.as_str()) else {
+                    return false;
+                };
+                let Some(toks) = super::param_list::param_tokens(t.tokens()) else {
+                    return false;
+                };
+                let params = super::param_list::split_params(toks);
+                let required = params
+                    .iter()
+                    .filter(|p| !p.iter().any(|t| matches!(t.tok, Tok::Punct("="))))
+                    .count();
+                (required..=params.len()).contains(&n)
+            })
+            .collect();
+        if keys.len() < 2 || given.is_empty() {
+            return None;
+        }
+        let mut bound = keys
+            .into_iter()
+            .filter(|key| self.bind_call(key, given.to_vec(), &[], at).is_ok());
+        match (bound.next(), bound.next()) {
+            (Some(k), None) => Some(k),
+            _ => None,
+        }
+    }
+
     /// A launch of template `name` at `k` whose instance was not read: said, with `why`,
     /// so that the run's missing launch is never silent. Only when the statement launches
     /// (`<<<` in it, or `hipLaunchKernelGGL`'s first argument).
@@ -529,7 +574,7 @@ impl Parser<'_> {
         let why = why.unwrap_or_else(|| {
             format!("give the kernel's template arguments explicitly (`{name}<…><<<…>>>(…)`)")
         });
-        let text = text_of(&toks[k..end.min(k + 24)]);
+        let text = source_text(&toks[k..end.min(k + 24)]);
         self.diag(
             Span {
                 line: toks[k].line,

@@ -76,6 +76,7 @@ mod cub;
 mod cub_alg_param;
 mod cub_direct;
 mod cub_exchange;
+mod cub_functor_vars;
 mod cub_kv;
 mod cub_load;
 mod cub_local;
@@ -132,6 +133,7 @@ mod host_sizeof;
 mod host_state;
 mod host_switch;
 mod host_template_launch;
+mod host_text;
 mod host_vec;
 mod host_vf;
 mod host_view;
@@ -162,6 +164,7 @@ mod range_for;
 mod ref_cast;
 mod refused_kernel;
 mod rocprim_lib;
+mod rocprim_prelude;
 mod rocprim_shuffle;
 mod scopes;
 mod sfinae;
@@ -263,6 +266,35 @@ pub fn parse_preprocessed(
     lanes: usize,
     pp: &PpOptions,
 ) -> Result<Parsed, KernelError> {
+    // A position inside crosslane's rocPRIM declarations is placed at the source's call
+    // into them ([`rocprim_lib::place_error`]).
+    match parse_preprocessed_at(source, limits, entry, dialect, lanes, pp) {
+        Ok(mut parsed) => {
+            for d in &mut parsed.diagnostics {
+                rocprim_lib::place_error(source, &mut d.line, &mut d.col, &d.message);
+            }
+            for (_, line, col, m) in &mut parsed.program.type_errors {
+                rocprim_lib::place_error(source, line, col, m);
+            }
+            Ok(parsed)
+        }
+        Err(mut e) => {
+            rocprim_lib::place_error(source, &mut e.line, &mut e.col, &e.message);
+            Err(e)
+        }
+    }
+}
+
+/// [`parse_preprocessed`] before its positions inside crosslane's rocPRIM declarations are
+/// placed.
+fn parse_preprocessed_at(
+    source: &str,
+    limits: &Limits,
+    entry: Option<&str>,
+    dialect: crosslane_core::Dialect,
+    lanes: usize,
+    pp: &PpOptions,
+) -> Result<Parsed, KernelError> {
     // `#include <mma.h>` stands for crosslane's `nvcuda::wmma` ([`crate::wmma_header`]).
     let source = if dialect == crosslane_core::Dialect::Cuda {
         crate::wmma_header::expand(source)
@@ -285,6 +317,8 @@ pub fn parse_preprocessed(
     pre.tokens = rocprim_lib::rocprim_lib(rocprim_shuffle::rocprim_shuffles(std::mem::take(
         &mut pre.tokens,
     )));
+    // `auto op = hipcub::Sum();` written out at its uses ([`cub_functor_vars`]).
+    pre.tokens = cub_functor_vars::cub_functor_vars(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
@@ -591,6 +625,8 @@ struct Parser<'a> {
     /// message), each an error of the runs that reach it ([`refused_kernel`]).
     refused_bodies: Vec<(String, u32, u32, String)>,
     host_calls_read: u32,
+    /// Whether the warning that host calls past the budget are not read was given.
+    host_call_budget_said: bool,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
     symbol_copies: Vec<host::SymbolCopy>,
@@ -892,6 +928,7 @@ impl<'a> Parser<'a> {
             refused_bodies: Vec::new(),
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
+            host_call_budget_said: false,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
             readbacks: Vec::new(),

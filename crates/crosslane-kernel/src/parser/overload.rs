@@ -317,8 +317,20 @@ fn better(a: &Candidate, ca: &[Ics], b: &Candidate, cb: &[Ics]) -> bool {
     if !a.template && b.template {
         return true;
     }
-    if a.template && b.template && a.levels.len() == b.levels.len() && !a.levels.is_empty() {
-        let pairs = a.levels.iter().zip(&b.levels);
+    // Partial ordering in a call uses only the parameters the call's arguments meet
+    // ([temp.deduct.partial]/3.1, "in the context of a function call, the types used are
+    // those function parameter types for which the function call has arguments"): a
+    // parameter left to its default takes no part (rocPRIM's `scan(T, T&, T& reduction,
+    // Op = Op())` beside `scan(T, T&, Op)` for three arguments).
+    let n = ca.len();
+    if a.template
+        && b.template
+        && n > 0
+        && a.levels.len() >= n
+        && b.levels.len() >= n
+        && (a.levels.len() == b.levels.len() || (!a.variadic && !b.variadic))
+    {
+        let pairs = a.levels[..n].iter().zip(&b.levels[..n]);
         if pairs.clone().all(|(x, y)| x >= y) && pairs.clone().any(|(x, y)| x > y) {
             return true;
         }
@@ -451,7 +463,14 @@ impl Parser<'_> {
             if matches!(sub.peek(0), Tok::Ident(_)) {
                 sub.bump();
             }
-            let array = sub.is_punct("[");
+            // `T (&items)[N]`: a reference to an array ([dcl.ref]), which binds the array
+            // argument the front end types as a pointer to its elements.
+            let array_ref = sub.is_punct("(")
+                && matches!(sub.peek(1), Tok::Punct("&"))
+                && matches!(sub.peek(2), Tok::Ident(_))
+                && matches!(sub.peek(3), Tok::Punct(")"))
+                && matches!(sub.peek(4), Tok::Punct("["));
+            let array = array_ref || sub.is_punct("[");
             match ty {
                 Ty::Val(v) if array => PType::Ptr(v),
                 Ty::Val(v) => PType::Val(v),

@@ -11,14 +11,13 @@
 //!   result is what hipCUB's model says (lane 0 of each logical warp; rocPRIM's reference does
 //!   not promise the others, which stay undefined); `UseAllReduce` gives every lane of the
 //!   logical warp lane 0's result ("whether to broadcast final reduction value to all
-//!   threads"). `head_segmented_reduce` / `tail_segmented_reduce` are refused by name;
+//!   threads");
 //! - `rocprim::warp_scan<T, VirtualWaveSize>`: `inclusive_scan`, `exclusive_scan` and `scan`,
 //!   each with or without the `reduction` output, and `broadcast` (rocPRIM API,
 //!   `rocprim::warp_scan`): the reduction is the logical warp's total without `init`;
 //! - `rocprim::block_reduce<T, BlockSizeX, Algorithm = using_warp_reduce, BlockSizeY,
 //!   BlockSizeZ>`: `reduce(input, output[, valid_items][, storage][, op])` (rocPRIM API,
-//!   `rocprim::block_reduce`: "the result is returned to the first thread"); the other
-//!   algorithms (`raking_reduce`, …) are refused by name;
+//!   `rocprim::block_reduce`: "the result is returned to the first thread");
 //! - `rocprim::plus`, `maximum`, `minimum`; `lane_id()`, `warp_id()`,
 //!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `syncthreads()`,
 //!   `wave_barrier()`, `detail::logical_warp_id<N>()` / `logical_lane_id<N>()` (a thread's
@@ -26,11 +25,16 @@
 //!   `warp_shuffle_down`, `warp_shuffle_xor` (rocPRIM API, "Warp-level intrinsics", HIP's
 //!   `__shfl*` with the same `width`), `ballot`, `bit_count`, `masked_bit_count`.
 //!
+//! - `rocprim::block_scan`, `block_load` / `block_store` (and the direct functions),
+//!   `block_exchange`, `warp_sort` (keys), the segmented warp reductions and `block_reduce`'s
+//!   raking algorithms: [`super::rocprim_prelude`], which cites their sources.
+//!
 //! The reductions combine in the order hipCUB's model runs (offsets 1, 2, 4, … of a
 //! shuffle-down tree): rocPRIM's DPP variant pairs the same lanes at each step (quad_perm,
 //! row_ror, row_bcast), so a commutative operator gives the same value, floats included.
 //!
-//! Errors inside these declarations point at the source's first `rocprim` token.
+//! An error inside these declarations is placed at the source's line that calls into them
+//! ([`place_error`]); their namespaces get no "read as file scope" note.
 
 use super::std_constants::word;
 use crate::lexer::{Tok, Token};
@@ -41,16 +45,100 @@ use crate::lexer::{Tok, Token};
 pub(super) const UNKNOWN_NS: &str = "__crosslane_rocprim";
 
 /// What a refusal of a rocPRIM name not declared here says is read instead.
-pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce`, `warp_scan`, `block_reduce` (its \
-     `using_warp_reduce` algorithm), `plus` / `maximum` / `minimum`, `warp_shuffle*`, `ballot`, \
-     `lane_id`, `warp_id`, `flat_block_thread_id` and `detail::logical_warp_id` / \
-     `logical_lane_id` are read here, as are hipCUB's `hipcub::WarpReduce`, `WarpScan`, \
-     `BlockReduce`, `BlockScan`, `BlockLoad`, `BlockStore` and `BlockRadixSort`; or paste the \
-     rocPRIM definition into the file";
+pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `warp_scan`, \
+     `warp_sort` (keys), `block_reduce`, `block_scan`, `block_load`, `block_store`, \
+     `block_exchange`, `block_load_direct_blocked` / `_striped` and the stores, `plus` / \
+     `maximum` / `minimum`, `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, \
+     `flat_block_thread_id` and `detail::logical_warp_id` / `logical_lane_id` are read here, as \
+     are hipCUB's `hipcub::WarpReduce`, `WarpScan`, `BlockReduce`, `BlockScan`, `BlockLoad`, \
+     `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the rocPRIM definition into \
+     the file";
+
+/// The first column of the declarations' tokens: past any line of a source (the lexer's
+/// budget keeps a line far shorter), so a position at or past it is the declarations', and
+/// below [`crate::ast::SYNTH_COL`] by more than their count, so a node the front end
+/// synthesizes from one (`col + SYNTH_COL × n`, shown modulo `SYNTH_COL`) still shows it.
+pub(super) const PRELUDE_COL: u32 = crate::ast::SYNTH_COL - (1 << 17);
+
+/// An error whose position is inside the declarations, placed at the source's line that
+/// calls into them: the last rocPRIM member or class the message's `in `…`` chain names
+/// (`in `warp_reduce<int,16,1>::head_segmented_reduce<…>``) found in `source` as a call
+/// (`.head_segmented_reduce(`), else the line of the source's first `rocprim::` at column 1.
+/// Other errors are left as they are.
+pub(super) fn place_error(source: &str, line: &mut u32, col: &mut u32, message: &str) {
+    // A node the front end synthesizes shows its column modulo `SYNTH_COL` (`Span::shown`).
+    if *col % crate::ast::SYNTH_COL < PRELUDE_COL {
+        return;
+    }
+    // The names of the chain's frames, outermost first (`a<…>::b<…>` gives `a`, then `b`);
+    // looked for innermost first.
+    let mut names: Vec<String> = Vec::new();
+    for frame in message.split("in `").skip(1) {
+        let Some(end) = frame.find('`') else { continue };
+        let mut depth = 0usize;
+        let mut plain = String::new();
+        for c in frame[..end].chars() {
+            match c {
+                '<' => depth += 1,
+                '>' => depth = depth.saturating_sub(1),
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        for part in plain.split("::") {
+            let part = part.split('#').next().unwrap_or(part).trim();
+            if !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                names.push(part.to_string());
+            }
+        }
+    }
+    let lines: Vec<&str> = source.lines().collect();
+    // The search starts at the outermost frame's definition (the user's kernel), so a call in
+    // another kernel of the file is not taken for it.
+    let from = names
+        .first()
+        .and_then(|outer| {
+            let call = format!("{outer}(");
+            lines.iter().position(|l| l.contains(&call))
+        })
+        .unwrap_or(0);
+    for name in names.iter().rev() {
+        for (i, text) in lines.iter().enumerate().skip(from) {
+            // The name as a whole word: `sort<` is not `warp_sort<`.
+            let whole = |at: usize| {
+                !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            };
+            let hit = [
+                format!(".{name}("),
+                format!("{name}<"),
+                format!("::{name}("),
+            ]
+            .iter()
+            .filter_map(|pat| {
+                let at = text.find(pat.as_str())? + pat.find(name.as_str()).unwrap_or(0);
+                whole(at).then_some(at)
+            })
+            .min();
+            if let Some(at) = hit {
+                *line = u32::try_from(i + 1).unwrap_or(*line);
+                let chars = text[..at].chars().count();
+                *col = u32::try_from(chars + 1).unwrap_or(1);
+                return;
+            }
+        }
+    }
+    *col = 1;
+}
 
 /// The names the declarations define directly in `rocprim`.
 const KNOWN: &[&str] = &[
     "block_reduce_algorithm",
+    "block_scan_algorithm",
+    "block_load_method",
+    "block_store_method",
     "plus",
     "maximum",
     "minimum",
@@ -70,123 +158,20 @@ const KNOWN: &[&str] = &[
     "masked_bit_count",
     "warp_reduce",
     "warp_scan",
+    "warp_sort",
     "block_reduce",
+    "block_scan",
+    "block_load",
+    "block_store",
+    "block_exchange",
+    "block_load_direct_blocked",
+    "block_load_direct_striped",
+    "block_store_direct_blocked",
+    "block_store_direct_striped",
 ];
 
 /// The names they define in `rocprim::detail`.
 const KNOWN_DETAIL: &[&str] = &["logical_warp_id", "logical_lane_id"];
-
-const PRELUDE: &str = "\
-namespace rocprim {
-enum class block_reduce_algorithm { using_warp_reduce, raking_reduce, raking_reduce_commutative_only };
-template <class T> struct plus { __device__ __host__ T operator()(const T& a, const T& b) const { return a + b; } };
-template <class T> struct maximum { __device__ __host__ T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
-template <class T> struct minimum { __device__ __host__ T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
-__device__ unsigned int flat_block_thread_id() { return threadIdx.x + (threadIdx.y + threadIdx.z * blockDim.y) * blockDim.x; }
-__device__ unsigned int flat_block_id() { return blockIdx.x + (blockIdx.y + blockIdx.z * gridDim.y) * gridDim.x; }
-__device__ unsigned int lane_id() { return __lane_id(); }
-__device__ unsigned int warp_id() { return flat_block_thread_id() / warpSize; }
-__device__ unsigned int device_warp_size() { return warpSize; }
-__device__ void syncthreads() { __syncthreads(); }
-__device__ void wave_barrier() { __builtin_amdgcn_wave_barrier(); }
-template <class T> __device__ T warp_shuffle(const T& input, int src_lane, int width = warpSize) { return __shfl(input, src_lane, width); }
-template <class T> __device__ T warp_shuffle_up(const T& input, unsigned int delta, int width = warpSize) { return __shfl_up(input, delta, width); }
-template <class T> __device__ T warp_shuffle_down(const T& input, unsigned int delta, int width = warpSize) { return __shfl_down(input, delta, width); }
-template <class T> __device__ T warp_shuffle_xor(const T& input, int lane_mask, int width = warpSize) { return __shfl_xor(input, lane_mask, width); }
-__device__ unsigned long long ballot(int predicate) { return __ballot(predicate); }
-__device__ unsigned int bit_count(unsigned long long x) { return __popcll(x); }
-__device__ unsigned int masked_bit_count(unsigned long long x, unsigned int add = 0) { return __popcll(x & ((1ull << __lane_id()) - 1ull)) + add; }
-namespace detail {
-template <unsigned int N> __device__ unsigned int logical_warp_id() { return flat_block_thread_id() / N; }
-template <unsigned int N> __device__ unsigned int logical_lane_id() { return __lane_id() % N; }
-struct warp_reduce_storage { };
-struct warp_scan_storage { };
-struct block_reduce_storage { };
-}
-template <class T, unsigned int VirtualWaveSize = warpSize, bool UseAllReduce = false>
-struct warp_reduce {
-  using storage_type = detail::warp_reduce_storage;
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, detail::warp_reduce_storage& storage, Op op = Op()) {
-    output = hipcub::WarpReduce<T, VirtualWaveSize>(storage).Reduce(input, op);
-    if (UseAllReduce) output = __shfl(output, 0, VirtualWaveSize);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, int valid_items, detail::warp_reduce_storage& storage, Op op = Op()) {
-    output = hipcub::WarpReduce<T, VirtualWaveSize>(storage).Reduce(input, op, valid_items);
-    if (UseAllReduce) output = __shfl(output, 0, VirtualWaveSize);
-  }
-  template <class Flag, class Op = plus<T>>
-  __device__ void head_segmented_reduce(T input, T& output, Flag flag, detail::warp_reduce_storage& storage, Op op = Op()) {
-    static_assert(sizeof(Flag) == 0, \"rocprim::warp_reduce::head_segmented_reduce is not modelled here (reduce, with or without valid_items, is; so is hipCUB's WarpReduce::HeadSegmentedReduce)\");
-  }
-  template <class Flag, class Op = plus<T>>
-  __device__ void tail_segmented_reduce(T input, T& output, Flag flag, detail::warp_reduce_storage& storage, Op op = Op()) {
-    static_assert(sizeof(Flag) == 0, \"rocprim::warp_reduce::tail_segmented_reduce is not modelled here (reduce, with or without valid_items, is; so is hipCUB's WarpReduce::TailSegmentedReduce)\");
-  }
-};
-template <class T, unsigned int VirtualWaveSize = warpSize>
-struct warp_scan {
-  using storage_type = detail::warp_scan_storage;
-  template <class Op = plus<T>>
-  __device__ void inclusive_scan(T input, T& output, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).InclusiveScan(input, output, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void inclusive_scan(T input, T& output, T& reduction, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).InclusiveScan(input, output, op, reduction);
-  }
-  template <class Op = plus<T>>
-  __device__ void exclusive_scan(T input, T& output, T init, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).ExclusiveScan(input, output, init, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void exclusive_scan(T input, T& output, T init, T& reduction, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).ExclusiveScan(input, output, init, op, reduction);
-  }
-  template <class Op = plus<T>>
-  __device__ void scan(T input, T& inclusive_output, T& exclusive_output, T init, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).Scan(input, inclusive_output, exclusive_output, init, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void scan(T input, T& inclusive_output, T& exclusive_output, T init, T& reduction, detail::warp_scan_storage& storage, Op op = Op()) {
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).InclusiveScan(input, inclusive_output, op, reduction);
-    hipcub::WarpScan<T, VirtualWaveSize>(storage).ExclusiveScan(input, exclusive_output, init, op);
-  }
-  __device__ T broadcast(T input, unsigned int src_lane, detail::warp_scan_storage& storage) {
-    return __shfl(input, src_lane, VirtualWaveSize);
-  }
-};
-template <class T, unsigned int BlockSizeX, block_reduce_algorithm Algorithm = block_reduce_algorithm::using_warp_reduce, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
-struct block_reduce {
-  using storage_type = detail::block_reduce_storage;
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, detail::block_reduce_storage& storage, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, unsigned int valid_items, detail::block_reduce_storage& storage, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op, valid_items);
-  }
-  template <class Op = plus<T>>
-  __device__ void reduce(T input, T& output, unsigned int valid_items, Op op = Op()) {
-    static_assert(Algorithm == block_reduce_algorithm::using_warp_reduce, \"rocprim::block_reduce with an algorithm other than block_reduce_algorithm::using_warp_reduce is not modelled here\");
-    __shared__ typename hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>::TempStorage temp;
-    output = hipcub::BlockReduce<T, BlockSizeX, hipcub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockSizeY, BlockSizeZ>(temp).Reduce(input, op, valid_items);
-  }
-};
-}
-";
 
 /// `tokens` with rocPRIM's declarations above put before them when the source names
 /// `rocprim::` and declares no `namespace rocprim` itself; else `tokens` unchanged.
@@ -208,22 +193,22 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     if defines_own {
         return tokens;
     }
-    let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
+    let Ok(lexed) = crate::lexer::lex(super::rocprim_prelude::PRELUDE) else {
         return tokens;
     };
     let tokens = mark_unknown(tokens);
     // Each declaration token at the line of the source's first `rocprim` and a column of its
-    // own: spans key declarations (a `__shared__` variable is one per declaration site), so
-    // two tokens of the prelude never share one.
+    // own from [`PRELUDE_COL`] on: spans key declarations (a `__shared__` variable is one per
+    // declaration site), so two tokens of the prelude never share one, and no column of the
+    // source reaches them (an error there is placed at the source's call: [`place_error`]).
     let mut out: Vec<Token> = lexed
         .tokens
         .into_iter()
         .filter(|t| !matches!(t.tok, Tok::Eof))
         .enumerate()
         .map(|(i, t)| {
-            let col = first
-                .col
-                .saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+            let i = u32::try_from(i).unwrap_or(u32::MAX).min((1 << 17) - 1);
+            let col = PRELUDE_COL + i;
             Token {
                 tok: t.tok,
                 line: first.line,

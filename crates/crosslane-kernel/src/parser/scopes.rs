@@ -179,7 +179,10 @@ pub(super) fn flatten_scopes(
         if let Some(ns) = ns_at {
             let (name, j) = namespace_name(&toks, ns + 1);
             if punct(toks.get(j), "{") {
-                if noted.insert(name.clone()) {
+                // crosslane's own rocPRIM declarations ([`super::rocprim_lib`]) are no
+                // namespace of the source's.
+                let own = toks[ns].col % crate::ast::SYNTH_COL >= super::rocprim_lib::PRELUDE_COL;
+                if !own && noted.insert(name.clone()) {
                     let shown = if name.is_empty() {
                         "an anonymous namespace".to_string()
                     } else {

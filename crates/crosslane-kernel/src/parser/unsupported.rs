@@ -27,6 +27,14 @@ fn construct(word: &str) -> Option<&'static str> {
              intrinsic (e.g. `__lane_id()` for `%laneid`, `__shfl_sync` for `shfl.sync`)"
         }
         "try" | "catch" | "throw" => "exceptions are not supported in device code",
+        "cluster_group" | "this_cluster" | "map_shared_rank" | "__cluster_dims__" => {
+            "thread block clusters (`cg::this_cluster()`, `cg::cluster_group`, distributed \
+             shared memory through `cluster.map_shared_rank`, `__cluster_dims__`; CUDA C++ \
+             Programming Guide, \"Thread Block Clusters\", sm_90) are not modelled: \
+             crosslane runs each block on its own, without a cluster; write the work per block \
+             (e.g. a histogram in each block's own `__shared__` memory, then `atomicAdd` of \
+             its bins into global memory)"
+        }
         _ => return None,
     })
 }

@@ -17,6 +17,7 @@ pub mod math;
 pub mod naga;
 pub mod naga_relax;
 pub mod op_mix;
+pub mod op_mix_text;
 pub mod override_eval;
 pub mod scan;
 pub mod stmt_diagnostics;
@@ -197,11 +198,14 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             rule: rule.to_string(),
         });
     }
-    // A `@fragment` entry point beside the compute one (subgroup built-ins are allowed there,
-    // WGSL spec, "Subgroup Built-in Functions"): the module is valid only if its subgroup
-    // calls are in uniform control flow too (Tint checks every entry point).
+    // Another entry point of the module (a second `@compute` kernel of a multi-pass file, a
+    // `@fragment` one: subgroup built-ins are allowed there, WGSL spec, "Subgroup Built-in
+    // Functions"): the module is valid only if its subgroup calls and barriers are in uniform
+    // control flow too (a uniformity failure is a shader-creation error, WGSL spec §
+    // Uniformity Analysis; Tint checks every entry point, so the browser creates no pipeline
+    // from the module, whichever entry point it names).
     for (k, e) in shader.module.entry_points.iter().enumerate() {
-        if k == idx || e.stage != ::naga::ShaderStage::Fragment {
+        if k == idx || e.stage == ::naga::ShaderStage::Vertex {
             continue;
         }
         if let Some(f) = uniformity::check(&shader, k)
@@ -217,8 +221,15 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
                 f.line,
                 f.col,
                 format!(
-                    "{} (in the @fragment entry point `{}`) [{rule}]",
-                    f.message, e.name
+                    "{} (in the @{} entry point `{}`: the module is refused whole, whichever \
+                     entry point runs) [{rule}]",
+                    f.message,
+                    if e.stage == ::naga::ShaderStage::Fragment {
+                        "fragment"
+                    } else {
+                        "compute"
+                    },
+                    e.name
                 ),
             ));
         }

@@ -463,6 +463,12 @@ pub fn parse_limited(
              `(a && b) || c`",
         ));
     }
+    if let Some((at, message)) = super::op_mix_text::refusal(src) {
+        // naga 30 reads these with C's precedence (or refuses them with its own type error);
+        // a folded `const` leaves nothing for `op_mix` to find in the IR.
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(line, col, message));
+    }
     let (text, enables_subgroups) = blank_enable_subgroups(src);
     let (text, _) = blank_requires_subgroup_id(&text);
     // naga 30 gap: `@diagnostic` on statements (`super::stmt_diagnostics`).

@@ -161,6 +161,12 @@ struct Walk<'a> {
     /// earlier round: non-uniform from the loop's start, since a later iteration reads what
     /// an earlier one wrote.
     loop_sets: HashMap<usize, HashSet<Handle<naga::LocalVariable>>>,
+    /// Per loop, the variables non-uniform where an iteration ends (after its `continuing`
+    /// block, the back edge) in an earlier round: the state the next iteration starts with
+    /// (WGSL spec § Uniformity Analysis, loop statements: the loop's start joins the end of
+    /// `continuing`). A variable the body writes non-uniformly and `continuing` rewrites with
+    /// a uniform value is uniform at the loop's top.
+    loop_back: HashMap<usize, HashSet<Handle<naga::LocalVariable>>>,
     /// The loops around the statement being walked (their keys in `loop_sets`).
     loop_stack: Vec<usize>,
     /// Every variable made non-uniform, in walk order: a `switch` left by a `break` from
@@ -510,19 +516,27 @@ impl Walk<'_> {
                     continuing,
                     break_if,
                 } => {
-                    // Variables written non-uniformly inside the loop (an earlier round found
-                    // them) are non-uniform from its start.
+                    // Variables non-uniform at the end of an iteration (an earlier round found
+                    // them) are non-uniform from the loop's start.
                     let key = body as *const naga::Block as usize;
-                    for l in self.loop_sets.get(&key).cloned().unwrap_or_default() {
+                    let in_loop = |me: &Self, l: Handle<naga::LocalVariable>| {
+                        let n = me.func.local_variables[l].name.as_deref().unwrap_or("?");
+                        format!("variable `{n}`, written non-uniformly in the loop")
+                    };
+                    for l in self.loop_back.get(&key).cloned().unwrap_or_default() {
                         if !self.local_state.contains_key(&l) {
-                            let n = self.func.local_variables[l].name.as_deref().unwrap_or("?");
-                            self.local_state.insert(
-                                l,
-                                format!("variable `{n}`, written non-uniformly in the loop"),
-                            );
+                            let w = in_loop(self, l);
+                            self.local_state.insert(l, w);
                         }
                     }
-                    let entry = self.local_state.clone();
+                    // A `continue` or a `break` leaves from the body's middle: there, any
+                    // variable the loop writes non-uniformly anywhere may be non-uniform.
+                    let mut entry = self.local_state.clone();
+                    for l in self.loop_sets.get(&key).cloned().unwrap_or_default() {
+                        if let std::collections::hash_map::Entry::Vacant(v) = entry.entry(l) {
+                            v.insert(in_loop(self, l));
+                        }
+                    }
                     self.loop_stack.push(key);
                     let mut why = nu.clone();
                     if why.is_none() {
@@ -540,6 +554,8 @@ impl Walk<'_> {
                     // loop started with, or a variable it writes non-uniformly (marked above).
                     join_into(&mut self.local_state, entry.clone());
                     self.block(continuing, why, depth + 1);
+                    let back = self.loop_back.entry(key).or_default();
+                    back.extend(self.local_state.keys().copied());
                     self.loop_stack.pop();
                     // After the loop: any iteration's state (a `break` leaves from the middle).
                     join_into(&mut self.local_state, entry);
@@ -899,6 +915,7 @@ impl<'a> Walk<'a> {
             local_state: HashMap::new(),
             ever: HashSet::new(),
             loop_sets: HashMap::new(),
+            loop_back: HashMap::new(),
             loop_stack: Vec::new(),
             mark_log: Vec::new(),
             call_results: HashMap::new(),
@@ -917,6 +934,7 @@ impl<'a> Walk<'a> {
             (
                 w.ever.len(),
                 w.loop_sets.values().map(HashSet::len).sum::<usize>(),
+                w.loop_back.values().map(HashSet::len).sum::<usize>(),
             )
         };
         for _ in 0..32 {

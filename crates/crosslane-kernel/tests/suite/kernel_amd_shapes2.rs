@@ -306,17 +306,18 @@ fn vector_fills_of_hip_tests_are_read() {
     }
 }
 
-/// rocm-examples' rocPRIM `block_sum`: a rocPRIM class not modelled (its `block_load`) is
-/// refused at its line by name, with the supported classes as what to write instead
-/// (`rocprim::block_reduce` itself now runs: `kernel_amd_shapes3`).
+/// rocm-examples' rocPRIM `block_sum` shape with a rocPRIM class not modelled (a
+/// `block_histogram`): refused at its line by name, with the supported classes as what to
+/// write instead (`rocprim::block_reduce` runs since `kernel_amd_shapes3`, `block_load`
+/// since `kernel_amd_shapes4`).
 const ROCPRIM_CLASS: &str = "\
 #include <hip/hip_runtime.h>
-#include <rocprim/block/block_load.hpp>
+#include <rocprim/block/block_histogram.hpp>
 template <unsigned int BlockSize>
 __global__ void sum(const int* in, int* out) {
-  using block_load = rocprim::block_load<int, BlockSize, 1>;
+  using block_hist = rocprim::block_histogram<int, BlockSize, 1, 8>;
   int s = in[threadIdx.x];
-  block_load{}.load(in, s);
+  block_hist{}.composite(in, s);
   if (threadIdx.x == 0) out[blockIdx.x] = s;
 }";
 
@@ -329,7 +330,7 @@ fn rocprim_class_is_refused_by_name() {
     };
     let e = crate::support::refused(ROCPRIM_CLASS, config);
     assert!(
-        e.contains("`rocprim::block_load` is a rocPRIM library class"),
+        e.contains("`rocprim::block_histogram` is a rocPRIM library class"),
         "{e}"
     );
     assert!(e.contains("hipcub::WarpReduce"), "{e}");

@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     let w = said(&t, Level::Warning);
     assert!(
         w.iter()
-            .any(|m| m.starts_with("argument `n`") && m.contains("`if (rand()>1)` at line 4")),
+            .any(|m| m.starts_with("argument `n`") && m.contains("`if (rand() > 1)` at line 4")),
         "{w:?}"
     );
 }
@@ -199,9 +199,12 @@ fn the_warp_size_property_is_the_run_s_lanes_and_chooses_the_launch() {
     let t = run_kernel(WARP_DISPATCH, c).unwrap();
     assert_eq!(t.launch.block_dim, [32, 1, 1]);
     assert_eq!(ints(&t, "o")[..2], [Some(320), Some(321)]);
-    assert!(said(&t, Level::Info)
-        .iter()
-        .any(|m| m == "`if (prop.warpSize==64)` is false in host code: the other branch is read"));
+    assert!(
+        said(&t, Level::Info)
+            .iter()
+            .any(|m| m
+                == "`if (prop.warpSize == 64)` is false in host code: the other branch is read")
+    );
 }
 
 #[test]

@@ -87,7 +87,7 @@ int main() {
     assert!(has(
         &t,
         Level::Warning,
-        "the launch `k<4><<<1,4>>>(d,c)` is not read, so the run leaves it out: template \
+        "the launch `k<4><<<1, 4>>>(d, c)` is not read, so the run leaves it out: template \
          parameter `T` of `k` cannot be deduced"
     ));
     // With only that launch, the refusal names it.
@@ -96,7 +96,7 @@ int main() {
         .replace("__global__ void init(int* d) { d[threadIdx.x] = 1; }\n", "");
     let e = refused(&alone, LaunchConfig::default());
     assert!(
-        e.contains("7:3: the launch `k<4><<<1,4>>>(d,c)` is not read"),
+        e.contains("7:3: the launch `k<4><<<1, 4>>>(d, c)` is not read"),
         "{e}"
     );
 }

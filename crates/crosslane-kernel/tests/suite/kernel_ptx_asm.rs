@@ -141,9 +141,10 @@ fn blocks_refuse_what_they_do_not_emulate_by_name() {
         r#"unsigned y; asm("{\n\t.reg .pred p, q;\n\tsetp.lt.s32 p|q, %1, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(y) : "r"(o[0]));"#,
     );
     assert!(e.contains("p|q"), "{e}");
-    // A register range and a register of the wrong type for the instruction.
-    let e = refused(r#"unsigned y; asm("{ .reg .b32 r<4>; mov.u32 %0, 1; }" : "=r"(y));"#);
-    assert!(e.contains("r<4>"), "{e}");
+    // A register range whose count is no constant (`r<4>` declares r0..r3 and runs: suite
+    // `kernel_nv_corpus4`) and a register of the wrong type for the instruction.
+    let e = refused(r#"unsigned y; asm("{ .reg .b32 r<n>; mov.u32 %0, 1; }" : "=r"(y));"#);
+    assert!(e.contains("r<n>"), "{e}");
     let e =
         refused(r#"unsigned y; asm("{ .reg .f32 t; mov.u32 t, 1; mov.u32 %0, 1; }" : "=r"(y));"#);
     assert!(e.contains("`t`"), "{e}");

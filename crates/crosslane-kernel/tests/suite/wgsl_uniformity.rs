@@ -7,17 +7,21 @@
 use crosslane_core::result::Level;
 use crosslane_kernel::wgsl::{naga, uniformity};
 
-/// crosslane's verdict: "reject" with the first error's line, or "accept".
+/// crosslane's verdict: "reject" with the first error's line, or "accept". Every compute and
+/// fragment entry point is checked (the first compute one first), as a module is refused
+/// whole when any of them fails.
 fn verdict(src: &str) -> Result<(&'static str, Option<u32>), String> {
     let shader = naga::parse(src, 256).map_err(|e| e.to_string())?;
-    let idx = shader
-        .module
-        .entry_points
+    let eps = &shader.module.entry_points;
+    let first = eps
         .iter()
         .position(|e| e.stage == ::naga::ShaderStage::Compute)
         .ok_or("no compute entry point")?;
-    let errors: Vec<_> = uniformity::check(&shader, idx)
-        .into_iter()
+    let others =
+        (0..eps.len()).filter(|&k| k != first && eps[k].stage != ::naga::ShaderStage::Vertex);
+    let errors: Vec<_> = std::iter::once(first)
+        .chain(others)
+        .flat_map(|k| uniformity::check(&shader, k))
         .filter(|f| f.level == Level::Error)
         .collect();
     Ok(match errors.first() {

@@ -32,6 +32,7 @@
 //! running) | `finished` | `stopped` | `error`; `data-worker` = `worker` or `page` (where the
 //! interpreter runs).
 
+mod buttons;
 mod caret;
 mod choose;
 mod edits;
@@ -178,6 +179,10 @@ struct KernelView {
     /// A link's run length ([`KernelInputs::run_steps`]), taken by the view's restore that
     /// follows the inputs' (run that far, show the link's step).
     link_run_steps: Option<usize>,
+    /// A link made while the run was paused ([`KernelInputs::paused`]), taken by the view's
+    /// restore with `link_run_steps`: its run stops at its steps without learning whether the
+    /// kernel ends there, so it opens paused as it was made.
+    link_paused: bool,
     /// WGSL `override` values ([`KernelInputs::overrides`]): the last that `#kernel-overrides`
     /// parsed to, or a link's; passed to every launch with the arguments.
     overrides: BTreeMap<String, String>,
@@ -298,13 +303,13 @@ fn drain(state: &Shared, queue: &Rc<RefCell<VecDeque<Heard>>>) {
         let Some(mut v) = state.get_mut() else {
             return;
         };
-        // Only a frame that moved the position (a run, a step) or changed the memory edits (a
-        // link keeps them) changes what a link saves; the first frame of a load must not count
+        // Only a frame that moved the position or the run's length or end (a run, a step) or
+        // changed the memory edits (a link keeps them) changes what a link saves; the first frame of a load must not count
         // as the user's change (it would clear the message of a damaged link).
-        let before = v.pos;
+        let before = v.link_state();
         let edits_before = v.edits.clone();
         let changed = match v.hear(heard) {
-            Ok(framed) => framed && (v.pos != before || v.edits != edits_before),
+            Ok(framed) => framed && (v.link_state() != before || v.edits != edits_before),
             Err(err) => {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
                 return;
@@ -380,6 +385,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         fast_math: false,
         fmad: None,
         link_run_steps: None,
+        link_paused: false,
         overrides: BTreeMap::new(),
         bad_lens: BTreeMap::new(),
         bad_dialect: None,
@@ -528,6 +534,7 @@ fn wire(state: &Shared) -> Js<()> {
         act(s, |v| v.page_memory(&target))
     })?;
     let doc = document()?;
+    use buttons::Button;
     for (id, which) in [
         ("kernel-reset", Button::Reset),
         ("kernel-back", Button::Back),
@@ -536,7 +543,7 @@ fn wire(state: &Shared) -> Js<()> {
         ("kernel-cancel", Button::Cancel),
     ] {
         let el: EventTarget = by_id::<HtmlElement>(&doc, id)?.into();
-        on(state, &el, "click", move |s, _| press(s, which))?;
+        on(state, &el, "click", move |s, _| buttons::press(s, which))?;
     }
     let slider: EventTarget = by_id::<HtmlElement>(&doc, "kernel-slider")?.into();
     on(state, &slider, "input", |s, _| {
@@ -676,70 +683,6 @@ fn apply_edit(state: &Shared) -> Js<()> {
     Ok(())
 }
 
-#[derive(Clone, Copy)]
-enum Button {
-    Reset,
-    Back,
-    Step,
-    Run,
-    Cancel,
-}
-
-fn press(state: &Shared, which: Button) -> Js<()> {
-    if let Button::Cancel = which {
-        // The client speaks to the view while cancelling: no borrow may be held.
-        let (client, steps) = {
-            let Some(v) = state.get() else {
-                return Ok(());
-            };
-            // The slider follows the run's progress: how far it got.
-            (
-                v.client.clone(),
-                v.slider.value().parse::<usize>().unwrap_or(0),
-            )
-        };
-        // The worker stops between two slices and answers with the steps run so far; this
-        // text is for a worker that does not (or the in-page fallback), which is replaced.
-        if let Some(c) = client {
-            c.cancel(&format!(
-                "cancelled: the run was stopped after {steps} steps (the worker terminated) and the kernel loaded again"
-            ));
-        }
-        return Ok(());
-    }
-    act(state, |v| {
-        if v.running {
-            return Ok(false);
-        }
-        v.notice = None;
-        // An edit still waiting for its parse (the keys came faster than the pause) is parsed
-        // now: the worker answers in order, so the step or run applies to the text as typed.
-        if v.frame.is_none() && v.field_error.is_none() && !matches!(which, Button::Reset) {
-            v.edit_pending.set(false);
-            v.generation += 1;
-            v.load()?;
-        }
-        match which {
-            Button::Reset => v.load()?,
-            Button::Back => {
-                v.pos = v.pos.saturating_sub(1);
-                v.ask(Command::Show);
-            }
-            Button::Step => v.ask(Command::Step),
-            Button::Run => {
-                if v.frame.as_ref().is_none_or(|f| f.error.is_none()) {
-                    v.run(None)?;
-                }
-                return Ok(false);
-            }
-            Button::Cancel => {}
-        }
-        // Reset and Back change the position a link saves now; a step changes it when the
-        // worker answers.
-        Ok(matches!(which, Button::Reset | Button::Back))
-    })
-}
-
 fn register_hooks(state: &Shared) {
     let saved_inputs = state.clone();
     let restored_inputs = state.clone();
@@ -803,8 +746,9 @@ fn register_hooks(state: &Shared) {
                     // cursor at `step`.
                     let step = *step as usize;
                     let target = v.link_run_steps.take().map_or(step, |n| n.max(step));
+                    let paused = std::mem::take(&mut v.link_paused);
                     if loaded.is_ok() && target > 0 && v.field_error.is_none() {
-                        v.run_to(Some(target), (target != step).then_some(step))
+                        v.run_to(Some(target), (target != step).then_some(step), paused)
                             .is_ok()
                     } else {
                         loaded.is_ok()
@@ -1036,13 +980,18 @@ impl KernelView {
 
     /// Runs in the worker to trace position `target` (`None`: to the end or a budget).
     fn run(&mut self, target: Option<usize>) -> Js<()> {
-        self.run_to(target, None)
+        self.run_to(target, None, false)
     }
 
-    /// [`Self::run`], then shows position `show` (`None`: where the run stopped).
-    fn run_to(&mut self, target: Option<usize>, show: Option<usize>) -> Js<()> {
+    /// [`Self::run`], then shows position `show` (`None`: where the run stopped); with
+    /// `paused`, a run stopped at `target` stays paused there (a link made while paused).
+    fn run_to(&mut self, target: Option<usize>, show: Option<usize>, paused: bool) -> Js<()> {
         self.running = true;
-        self.ask(Command::Run { target, show });
+        self.ask(Command::Run {
+            target,
+            show,
+            paused,
+        });
         self.cancel.set_hidden(false);
         self.status.set_text_content(Some("running…"));
         Ok(())
@@ -1058,7 +1007,13 @@ impl KernelView {
                     .set_text_content(Some(&format!("running… {len} steps so far")));
                 mark_ready().map(|()| false)
             }
-            Heard::Frame(frame) => {
+            Heard::Frame(id, frame) => {
+                // The answer to a request the view has since replaced (heard by the client
+                // before the view sent the next one, shown after): the view's position is the
+                // newer request's, and this frame would set it back.
+                if self.client.as_ref().is_some_and(|c| !c.is_latest(id)) {
+                    return Ok(false);
+                }
                 self.running = false;
                 self.cancel.set_hidden(true);
                 self.pos = frame.pos;
@@ -1132,7 +1087,17 @@ impl KernelView {
             run_steps: (self.len > self.pos && !self.running)
                 .then(|| u32::try_from(self.len).ok())
                 .flatten(),
+            paused: self.link_state().2,
         }
+    }
+
+    /// What of the run a link saves besides the inputs: the position, the run's length, and
+    /// whether the run is paused (steps run, its end not reached: "paused after N steps", or a
+    /// cancelled run), not finished, stopped at a budget or failed.
+    fn link_state(&self) -> (usize, usize, bool) {
+        let paused =
+            !self.running && self.len > 0 && self.frame.as_ref().is_some_and(|f| f.state == "idle");
+        (self.pos, self.len, paused)
     }
 
     /// Takes a link's inputs into the fields; the view's restore launches with them.
@@ -1145,6 +1110,7 @@ impl KernelView {
         self.fast_math = inputs.use_fast_math;
         self.fmad = inputs.fmad;
         self.link_run_steps = inputs.run_steps.map(|n| n as usize);
+        self.link_paused = inputs.paused;
         self.overrides.clone_from(&inputs.overrides);
         let typed: Vec<String> = inputs
             .overrides

@@ -50,8 +50,10 @@ pub const CANCEL_MS: f64 = 3_000.0;
 pub enum Heard {
     /// The latest request's run has `len` steps so far.
     Progress(usize),
-    /// The latest request's answer.
-    Frame(Box<Frame>),
+    /// The latest request's answer, with that request's id: it may reach the view after the
+    /// view has sent another request (the view hears on a later tick), and then it is stale
+    /// ([`Client::is_latest`]).
+    Frame(u64, Box<Frame>),
     /// The worker could not read a request (a page bug, shown as such).
     Failed(String),
     /// The worker was replaced (cancel, watchdog), for this reason. With `reloading`, the last
@@ -140,6 +142,13 @@ impl Client {
     /// Whether the worker has loaded the kernel engine (its `{ready}` message).
     pub fn engine_ready(&self) -> bool {
         self.ready.get()
+    }
+
+    /// Whether `id` is the latest request sent: only its answer may be shown. An answer the
+    /// view hears after it has sent another request (a second "back" click in the tick between
+    /// the client hearing the first click's answer and the view showing it) is not.
+    pub fn is_latest(&self, id: u64) -> bool {
+        id == self.latest.get()
     }
 
     /// Whether a request is unanswered.
@@ -239,7 +248,7 @@ impl Client {
             };
             me.in_flight.set(me.in_flight.get().saturating_sub(1));
             if id == me.latest.get() {
-                (me.sink)(Heard::Frame(Box::new(frame)));
+                (me.sink)(Heard::Frame(id, Box::new(frame)));
             }
         });
         if let Ok(w) = window() {
@@ -316,7 +325,7 @@ impl Client {
         match super::wire::read_reply(&reply) {
             Ok(Reply::Frame(f)) => {
                 self.strikes.set(0);
-                (self.sink)(Heard::Frame(f));
+                (self.sink)(Heard::Frame(id, f));
             }
             Ok(Reply::Error(e)) => (self.sink)(Heard::Failed(e)),
             Err(e) => (self.sink)(Heard::Failed(format!("unreadable answer: {e}"))),

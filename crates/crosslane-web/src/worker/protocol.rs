@@ -59,6 +59,11 @@ pub enum Command {
         /// the run stopped.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         show: Option<usize>,
+        /// Stop at `target` without learning whether the kernel ends there (a link made while
+        /// the run was paused opens paused, as it was made); `false` = a run stopped at its
+        /// target says "finished" where the kernel ends there, as a run to the end would.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        paused: bool,
     },
     /// Memory cell `index` of buffer `buffer` edited before the first step: checked, then kept
     /// with the other [`Edits`] and the launch rebuilt.

@@ -124,7 +124,11 @@ impl Session {
                     at.pos = steps(run);
                 }
             }
-            Command::Run { target, show } => {
+            Command::Run {
+                target,
+                show,
+                paused,
+            } => {
                 if let Some(run) = self.run.as_mut() {
                     if stop && was_running {
                         self.cancelled = true;
@@ -152,8 +156,8 @@ impl Session {
                     }
                     // Stopped at its target: whether the kernel ends there is learned without
                     // a step more, so that a link made at the end of a finished run opens
-                    // "finished", as it was made.
-                    if !self.more && !self.cancelled && target == Some(steps(run)) {
+                    // "finished", as it was made (and one made while paused, paused).
+                    if !self.more && !self.cancelled && !paused && target == Some(steps(run)) {
                         run.settle();
                     }
                     let len = steps(run);

@@ -168,6 +168,7 @@ mod tests {
                 Command::Run {
                     target: None,
                     show: None,
+                    paused: false,
                 },
             ),
             (1, Command::Show),

@@ -142,6 +142,7 @@ fn a_cancelled_run_keeps_the_steps_it_ran() {
         command: Command::Run {
             target: None,
             show: None,
+            paused: false,
         },
         at: At::default(),
     };
@@ -184,6 +185,7 @@ fn a_cancelled_run_keeps_the_steps_it_ran() {
         Command::Run {
             target: Some(ran + 10),
             show: None,
+            paused: false,
         },
         ran,
     );
@@ -269,6 +271,7 @@ fn memory_edits_survive_source_and_launch_changes_while_their_cell_exists() {
         Command::Run {
             target: None,
             show: None,
+            paused: false,
         },
         0,
     );
@@ -339,6 +342,7 @@ fn a_warp_the_launch_does_not_have_shows_the_step_s_warp() {
         Command::Run {
             target: None,
             show: None,
+            paused: false,
         },
         0,
     );
@@ -429,6 +433,7 @@ fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
         Command::Run {
             target: None,
             show: None,
+            paused: false,
         },
         0,
     );
@@ -443,6 +448,7 @@ fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
         Command::Run {
             target: Some(n),
             show: None,
+            paused: false,
         },
         0,
     );
@@ -458,6 +464,7 @@ fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
         Command::Run {
             target: Some(n - 1),
             show: None,
+            paused: false,
         },
         0,
     );
@@ -472,6 +479,7 @@ fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
         Command::Run {
             target: Some(n),
             show: Some(2),
+            paused: false,
         },
         0,
     );
@@ -479,6 +487,47 @@ fn a_run_to_the_last_step_learns_that_the_kernel_ended_there() {
     assert_eq!(back.state, "finished");
     let stepped = ask(&mut s, Command::Show, 2);
     assert_eq!(shown(&back), shown(&stepped));
+}
+
+/// A run to the last step of a link made while paused (after clicking "step" onto it) stays
+/// paused there, as the page it was made on showed it: no step more is taken to learn that the
+/// kernel ends there; the next step then finishes without adding one.
+#[test]
+fn a_paused_run_to_the_last_step_stays_paused_until_the_next_step() {
+    let load = || Command::Load {
+        source: XOR_TWICE.into(),
+        config: config(64, Limits::default()),
+        edits: Default::default(),
+    };
+    let mut s = Session::default();
+    ask(&mut s, load(), 0);
+    let n = ask(
+        &mut s,
+        Command::Run {
+            target: None,
+            show: None,
+            paused: false,
+        },
+        0,
+    )
+    .len;
+    let mut s = Session::default();
+    ask(&mut s, load(), 0);
+    let paused = ask(
+        &mut s,
+        Command::Run {
+            target: Some(n),
+            show: None,
+            paused: true,
+        },
+        0,
+    );
+    assert_eq!((paused.pos, paused.len), (n, n));
+    assert_eq!(paused.state, "idle");
+    assert_eq!(paused.status, format!("paused after {n} steps"));
+    let next = ask(&mut s, Command::Step, n);
+    assert_eq!((next.pos, next.len), (n, n));
+    assert_eq!(next.state, "finished");
 }
 
 /// A WGSL shader's kernel menu lists its `@compute` entry points, the first as the default,

@@ -582,6 +582,8 @@ impl Lower<'_> {
             return view;
         }
         match self.root_cells(pointer) {
+            // A `bool` member of a struct of 32-bit cells: non-zero is true.
+            Some((_, cell)) if want == Scalar::Bool && cell.bits() == 32 => cast(want, e, at),
             Some((_, cell)) if cell != want && cell.bits() == 32 && want.bits() == 32 => {
                 if want == Scalar::F32 {
                     let n = if cell == Scalar::I32 {
@@ -638,6 +640,8 @@ impl Lower<'_> {
         at: ast::Span,
     ) -> Expr {
         match self.root_cells(pointer) {
+            // A `bool` into a cell of a struct of 32-bit cells: 1 or 0.
+            Some((_, cell)) if have == Scalar::Bool && cell.bits() == 32 => cast(cell, e, at),
             Some((_, cell)) if cell != have && cell.bits() == 32 && have.bits() == 32 => {
                 if have == Scalar::F32 {
                     let n = if cell == Scalar::I32 {

@@ -252,13 +252,24 @@ impl Lower<'_> {
             }
             Statement::WorkGroupUniformLoad { pointer, result } => {
                 // WGSL § workgroupUniformLoad: a workgroup barrier, then the load.
-                let p = self.place(*pointer, 0)?;
-                let t = self.scalar_ty(*result, at)?;
-                let name = self.result_name(*result);
-                vec![
-                    stmt(StmtKind::Expr(call("__syncthreads", vec![])), at),
-                    self.decl(&name, t, p, at),
-                ]
+                let barrier = stmt(StmtKind::Expr(call("__syncthreads", vec![])), at);
+                if let Some(cells) = self.value_cells(*result) {
+                    // A vector, matrix, struct or array: one local per cell, as a `let` of
+                    // that value holds it (`s.a`, `s.v.x`, …), each read as its type.
+                    let name = self.result_name(*result);
+                    let mut v = vec![barrier];
+                    for (k, t) in cells {
+                        let p = self.place_c(*pointer, Some(k), 0)?;
+                        let init = self.cell_to_value(*pointer, t.scalar, p, at);
+                        v.push(self.decl(&comp_name(&name, k), t, init, at));
+                    }
+                    v
+                } else {
+                    let p = self.place(*pointer, 0)?;
+                    let t = self.scalar_ty(*result, at)?;
+                    let name = self.result_name(*result);
+                    vec![barrier, self.decl(&name, t, p, at)]
+                }
             }
             Statement::Call {
                 function,
@@ -331,7 +342,12 @@ impl Lower<'_> {
                 };
                 self.ballots.insert(*result);
                 let c = call("subgroupBallot", vec![p]);
-                vec![self.call_stmt(Some(*result), c, Some(ValTy::scalar(Scalar::U64)), at)?]
+                let mut v =
+                    vec![self.call_stmt(Some(*result), c, Some(ValTy::scalar(Scalar::U64)), at)?];
+                if self.lanes > 64 {
+                    v.extend(self.ballot_high_words(*result, *predicate, at)?);
+                }
+                v
             }
             Statement::SubgroupGather {
                 mode,

@@ -94,7 +94,36 @@ pub(super) fn cell_scalar(
     // Whether a 4-byte leaf is more than a plain scalar (a vector, matrix or atomic): its
     // components or its atomicity need 4-byte cells, so it cannot sit beside `f16`.
     let mut wide_composite = false;
+    // Whether every `bool` leaf is a scalar struct member with four bytes of its own (a
+    // multiple-of-4 offset, the next member 4 or more bytes on): such a member can take a
+    // 4-byte cell of a struct of 32-bit types (workgroup memory only; `bool` is not
+    // host-shareable, WGSL § Memory Layout, so naga's 1-byte `bool` leaves the layout free).
+    let mut bools_own_cells = true;
     let mut visit = |t: &TypeInner, stack: &mut Vec<Handle<naga::Type>>| -> Result<(), String> {
+        if let TypeInner::Struct { members, span } = t {
+            for (i, m) in members.iter().enumerate() {
+                if let TypeInner::Scalar(s) = module.types[m.ty].inner {
+                    if s.kind == ScalarKind::Bool {
+                        let next = members.get(i + 1).map_or(*span, |n| n.offset);
+                        if m.offset % 4 != 0 || next < m.offset + 4 {
+                            bools_own_cells = false;
+                        }
+                    }
+                }
+            }
+        }
+        match t {
+            TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. }
+                if scalar.kind == ScalarKind::Bool =>
+            {
+                bools_own_cells = false;
+            }
+            TypeInner::Array { base, .. } if matches!(module.types[*base].inner, TypeInner::Scalar(s) if s.kind == ScalarKind::Bool) =>
+            {
+                bools_own_cells = false;
+            }
+            _ => {}
+        }
         match t {
             TypeInner::Scalar(s)
             | TypeInner::Atomic(s)
@@ -131,6 +160,13 @@ pub(super) fn cell_scalar(
     if leaves.iter().all(|s| s.width == 4) {
         return Ok(naga::Scalar::U32);
     }
+    if bools_own_cells
+        && leaves
+            .iter()
+            .all(|s| s.width == 4 || s.kind == ScalarKind::Bool)
+    {
+        return Ok(naga::Scalar::U32);
+    }
     if !wide_composite
         && leaves
             .iter()
@@ -140,7 +176,9 @@ pub(super) fn cell_scalar(
     }
     Err(
         "structs mixing `f16` with 4-byte vectors, matrices or atomics (or `bool` with \
-         anything) are emulated only as function or private variables: a buffer may mix \
+         `f16`, or `bool` members closer than 4 bytes apart, or `bool` vectors and arrays \
+         beside other types) are emulated only as function or private variables: a buffer \
+         may mix \
          `f16` scalars, vectors and matrices with 4-byte scalars only; hold the 4-byte \
          vector's components as scalar members, or each `f16` pair in a `u32` member \
          converted with `unpack2x16float` / `pack2x16float`"

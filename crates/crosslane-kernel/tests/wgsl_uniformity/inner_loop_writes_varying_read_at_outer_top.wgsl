@@ -1,0 +1,11 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) lid: u32) {
+  var t = 0u;
+  for (var i = 0u; i < 3u; i++) {
+    if (t == 0u) { o[lid] += subgroupAdd(1u); }
+    for (var j = 0u; j < 2u; j++) {
+      t = lid;
+    }
+  }
+}
