@@ -645,6 +645,12 @@ impl Compiler {
                 ref_slots.push((k, Ty::Ptr(v)));
             } else if p.const_ref {
                 ref_slots.push((k, Ty::Val(v)));
+            } else if let Some((slot, c)) = self.vector_component(a) {
+                // `v.y` of a local vector: the parameter names that component of the caller's
+                // `v` itself ([dcl.init.ref]/5.1), through a hidden alias of `v`.
+                let hidden = format!("{}#ref{k}", p.name);
+                stmt_exprs_mut(body.to_mut(), &mut |e| ref_member(e, &p.name, &hidden, &c));
+                aliases.push((hidden, slot));
             } else if matches!(a.kind, ExprKind::Member(..)) {
                 self.fail(
                     a.span,
@@ -749,6 +755,19 @@ impl Compiler {
     /// The variable slot `n` names in the scopes visible here.
     fn lookup(&self, n: &str) -> Option<usize> {
         self.scopes.iter().rev().find_map(|s| s.get(n)).copied()
+    }
+
+    /// `v.x` (`.y`, `.z`, `.w`) of a vector variable visible here: its slot and the component.
+    fn vector_component(&self, a: &Expr) -> Option<(usize, String)> {
+        let ExprKind::Member(b, c) = &a.kind else {
+            return None;
+        };
+        let ExprKind::Ident(n) = &b.kind else {
+            return None;
+        };
+        let slot = self.lookup(n)?;
+        let vector = matches!(self.slots.get(slot)?.ty, Ty::Val(v) if v.lanes > 1);
+        (vector && matches!(c.as_str(), "x" | "y" | "z" | "w")).then(|| (slot, c.clone()))
     }
 
     /// Records an unknown name at `span` (each position and message once: an inlined function
@@ -1262,6 +1281,16 @@ fn show_arg(a: &Expr) -> String {
 
 /// Every use of the reference parameter `p` in `s` made `*p`: the parameter holds the address
 /// of the cell it is bound to.
+/// Each use of reference parameter `p` made `hidden.c` (a vector component of the caller's).
+fn ref_member(e: &mut Expr, p: &str, hidden: &str, c: &str) {
+    if matches!(&e.kind, ExprKind::Ident(n) if n == p) {
+        let base = Expr::new(ExprKind::Ident(hidden.to_string()), e.span);
+        *e = Expr::new(ExprKind::Member(Box::new(base), c.to_string()), e.span);
+        return;
+    }
+    e.kind.for_each_child_mut(|x| ref_member(x, p, hidden, c));
+}
+
 fn ref_deref_stmt(s: &mut Stmt, p: &str) {
     stmt_exprs_mut(s, &mut |e| ref_deref(e, p));
 }

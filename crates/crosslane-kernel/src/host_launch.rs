@@ -1024,6 +1024,11 @@ fn written_param(text: &str) -> Option<(ValTy, bool, bool)> {
 /// A bare name of several functions, or a parameter list no function of the name has: the
 /// message lists each one's parameter types and line.
 pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelError> {
+    if let (name, Some(n)) = split_arity(entry) {
+        if !name.contains('<') && !name.contains('(') {
+            return entry_of_arity(program, name, n);
+        }
+    }
     let template_id = entry
         .find('<')
         .is_some_and(|lt| entry.find('(').is_none_or(|p| lt < p));
@@ -1090,6 +1095,52 @@ pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelErr
                     listing()
                 )
             },
+        )),
+    }
+}
+
+/// `k<int, 64>/3` split into the template-id and the parameter count after its last `/`
+/// (digits only); `(entry, None)` when there is none.
+pub(crate) fn split_arity(entry: &str) -> (&str, Option<usize>) {
+    match entry.rsplit_once('/') {
+        Some((head, n)) if !n.trim().is_empty() && n.trim().bytes().all(|b| b.is_ascii_digit()) => {
+            (head.trim_end(), n.trim().parse().ok())
+        }
+        _ => (entry, None),
+    }
+}
+
+/// The one function named `name` (of several overloads) that takes `n` parameters
+/// (`--entry k/3`).
+fn entry_of_arity(program: &Program, name: &str, n: usize) -> Result<String, KernelError> {
+    let same: Vec<&Function> = program
+        .functions
+        .iter()
+        .filter(|f| crate::ast::overload_base(&f.name) == name)
+        .collect();
+    let fit: Vec<&&Function> = same.iter().filter(|f| f.params.len() == n).collect();
+    match fit.as_slice() {
+        [f] => Ok(f.name.clone()),
+        [] => Err(KernelError::new(
+            1,
+            1,
+            format!(
+                "--entry `{name}/{n}`: no function `{name}` takes {n} parameters (the source's \
+                 take {})",
+                same.iter()
+                    .map(|f| f.params.len().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+        _ => Err(KernelError::new(
+            1,
+            1,
+            format!(
+                "--entry `{name}/{n}`: several functions `{name}` take {n} parameters; choose \
+                 one by its parameter types, e.g. --entry '{name}({})'",
+                param_types_text(fit[0])
+            ),
         )),
     }
 }

@@ -21,7 +21,9 @@
 //! What is said: the traced launch's note names the launches whose result each buffer holds,
 //! and another note the launches after it; each warning or error of another launch is repeated
 //! naming that launch and its host line; one that hits a limit or stops at an error ends the
-//! run with that outcome, naming it (an earlier one before the traced launch starts).
+//! run with that outcome, naming it (an earlier one before the traced launch starts). A launch
+//! that cannot run (a refused kernel, one that does not compile) is said as an error at its line
+//! and skipped: the others run, and the run's outcome is that error once they end.
 
 pub(crate) mod readback;
 
@@ -65,6 +67,9 @@ pub(crate) struct Ran {
     work: u64,
     diags: Vec<KernelDiagnostic>,
     pub(crate) stop: Option<Outcome>,
+    /// The first launch host code makes in this run that cannot run (a refused kernel, a
+    /// launch that does not compile): the run's error once the other launches ran.
+    refused: Option<KernelError>,
     /// The device variables each launched kernel touches (`sequence_vars`).
     pub(crate) touch: HashMap<String, HashSet<String>>,
     /// Each device variable's newest contents, and the launch that left them.
@@ -639,10 +644,26 @@ pub(crate) fn run_one(
     user_scalars(parsed, &l, user, later, &mut config, ran);
     let mut ex = match Executor::prepare(source, sub.clone(), config.clone()) {
         Ok(ex) => ex.with_trace(TraceMode::None),
-        // A launch host code makes that cannot run is the run's error, as a refused kernel's
-        // is (`refused_in_run`): the buffers at the end would lack what it writes.
+        // A launch host code makes that cannot run (a refused kernel's, one that does not
+        // compile) is the run's error, said at its line; the other launches still run, so that
+        // one refused kernel of a test file does not hide what the others compute. The
+        // buffers it would write keep what they held before it.
         Err(e) => {
-            ran.stop = Some(Outcome::Error(reached(&l, e.line, e.col, &e.message)));
+            let err = reached(&l, e.line, e.col, &e.message);
+            ran.diags.push(KernelDiagnostic::new(
+                Span {
+                    line: e.line,
+                    col: e.col,
+                },
+                Level::Error,
+                format!(
+                    "{}: that launch does not run (the buffers it would write keep what they \
+                     held before it); the run's other launches run, and its outcome is this error",
+                    err.message
+                ),
+                "",
+            ));
+            ran.refused.get_or_insert(err);
             return;
         }
     };
@@ -831,7 +852,6 @@ impl Executor {
             ran.touch.insert(chosen.kernel.clone(), all);
         }
         let before = earlier(&parsed.program, &ran.touch, &chosen);
-        refused_in_run(&parsed.program, &before, &chosen, &ran.touch)?;
         let no_vars = ran.touch.get(&chosen.kernel).is_none_or(HashSet::is_empty);
         if before.is_empty() && later(&parsed.program, &ran.touch, &chosen).is_empty() && no_vars {
             // One launch on its buffers: nothing to run beside it.
@@ -950,6 +970,9 @@ impl Executor {
                 after,
             };
             ex.later = Some(Rc::new(move |ex: &mut Executor| ex.run_later(&later)));
+        } else if let Some(e) = ran.refused.take() {
+            // A launch before this one could not run: the run's error once this one ends.
+            ex.later = Some(Rc::new(move |_: &mut Executor| Outcome::Error(e.clone())));
         }
         Ok(ex)
     }
@@ -1052,7 +1075,9 @@ impl Executor {
             }
         }
         finish_vars(self, &ran.vars, traced.id);
-        ran.stop.unwrap_or(Outcome::Finished)
+        ran.stop
+            .or_else(|| ran.refused.take().map(Outcome::Error))
+            .unwrap_or(Outcome::Finished)
     }
 }
 
@@ -1067,35 +1092,6 @@ struct Later {
     ran: Ran,
     traced: HostLaunch,
     after: Vec<HostLaunch>,
-}
-
-/// A launch of a kernel whose body was refused (`parser/refused_kernel.rs`) among those this
-/// run makes before or after `chosen` (ids `before`, then [`later`]): its refusal, naming the
-/// launch, since the buffers at the end would lack what it writes.
-fn refused_in_run(
-    program: &Program,
-    before: &[u32],
-    chosen: &HostLaunch,
-    touch: &HashMap<String, HashSet<String>>,
-) -> Result<(), KernelError> {
-    if program.refused_kernels.is_empty() {
-        return Ok(());
-    }
-    let after = later(program, touch, chosen);
-    let runs = program
-        .launches
-        .iter()
-        .filter(|l| before.contains(&l.id))
-        .chain(after.iter().copied());
-    for l in runs {
-        if !program.refused_kernels.contains(&l.kernel) {
-            continue;
-        }
-        if let Some((_, line, col, m)) = program.type_errors.iter().find(|e| e.0 == l.kernel) {
-            return Err(reached(l, *line, *col, m));
-        }
-    }
-    Ok(())
 }
 
 /// The error `m` (at `line`:`col`) of kernel launch `l`, which this run makes and which

@@ -16,7 +16,9 @@ pub struct RunArgs {
     pub json: bool,
     /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one). A
     /// kernel in a namespace by its qualified name (`ops::k`; `k` too when no other has that
-    /// name); a template kernel with its arguments, `'k<float, 4>'`. A source whose kernels are
+    /// name); a template kernel with its arguments, `'k<float, 4>'`. Of several kernels of one
+    /// name, one by its parameter types, `'k(float*, int)'`, or by its parameter count after a
+    /// `/`, `'k<float, 4>/3'` (templates overloaded by arity), `k/3`. A source whose kernels are
     /// all templates, run without `--entry`, lists the values to give here (its explicit
     /// instantiations first).
     #[arg(long)]

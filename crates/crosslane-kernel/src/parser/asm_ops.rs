@@ -81,14 +81,7 @@ impl Parser<'_> {
                         .to_string(),
                 );
             };
-            let zero = Expr::new(
-                ExprKind::Int {
-                    value: 0,
-                    unsigned: false,
-                    long: false,
-                },
-                at,
-            );
+            let zero = self.e_int(at, 0);
             let pred = Expr::new(
                 ExprKind::Binary(
                     crate::types::BinOp::Ne,

@@ -125,14 +125,7 @@ impl Parser<'_> {
         let [dst, src] = [dst, src].map(|x| match x.kind {
             ExprKind::AddrOf(_) => x,
             _ => {
-                let zero = Expr::new(
-                    ExprKind::Int {
-                        value: 0,
-                        unsigned: false,
-                        long: false,
-                    },
-                    at,
-                );
+                let zero = self.e_int(at, 0);
                 let cell = Expr::new(ExprKind::Index(Box::new(x), Box::new(zero)), at);
                 Expr::new(ExprKind::AddrOf(Box::new(cell)), at)
             }

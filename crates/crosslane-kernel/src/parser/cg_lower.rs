@@ -81,14 +81,8 @@ impl Parser<'_> {
 
     /// An `int` literal (negative values as `-n`).
     pub(super) fn e_int(&mut self, at: Span, v: i64) -> Expr {
-        let lit = self.cg_node(
-            at,
-            ExprKind::Int {
-                value: v.unsigned_abs(),
-                unsigned: false,
-                long: false,
-            },
-        );
+        let s = self.syn_span(at);
+        let lit = int_lit(s, v.unsigned_abs());
         if v < 0 {
             self.cg_node(at, ExprKind::Unary(UnOp::Neg, Box::new(lit)))
         } else {
@@ -714,4 +708,17 @@ impl Parser<'_> {
         let b = self.e_ballot(at, act, pred);
         self.e_call(at, "__cg_side", vec![parent, b])
     }
+}
+
+/// The `int` literal `v` at `at`: [`Parser::e_int`]'s node, for the rewrites that run with no
+/// parser at hand (`device_vars`).
+pub(super) fn int_lit(at: Span, v: u64) -> Expr {
+    Expr::new(
+        ExprKind::Int {
+            value: v,
+            unsigned: false,
+            long: false,
+        },
+        at,
+    )
 }

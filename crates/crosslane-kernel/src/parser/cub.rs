@@ -490,10 +490,12 @@ impl Parser<'_> {
     /// A malformed declaration, a non-constant `N`.
     pub(super) fn cub_temp_storage(&mut self) -> PResult<Option<StmtKind>> {
         let save = self.pos;
-        if !self.is_word("__shared__") {
+        if !self.cub_local && !self.is_word("__shared__") {
             return Ok(None);
         }
-        self.bump();
+        if !self.cub_local {
+            self.bump();
+        }
         if let Some(decls) = self.cub_storage_union()? {
             return Ok(Some(StmtKind::Decl(
                 Storage {
@@ -566,6 +568,9 @@ impl Parser<'_> {
         at: Span,
         count: u32,
     ) -> PResult<Vec<Declarator>> {
+        if self.cub_local {
+            self.cub_local_check(&c, &name, at)?;
+        }
         let cells = storage_cells(&c, self.cub_warp()).saturating_mul(count);
         if let Some(s) = c.record.clone() {
             // A struct's warp aggregates: a shared array of the struct, one array per member.

@@ -321,14 +321,7 @@ fn expr(e: &mut Expr, names: &HashSet<String>, hidden: &[String]) {
         if names.contains(n) && !hidden.contains(n) {
             let at = e.span;
             let base = std::mem::replace(e, Expr::new(ExprKind::Bool(false), at));
-            let zero = Expr::new(
-                ExprKind::Int {
-                    value: 0,
-                    unsigned: false,
-                    long: false,
-                },
-                at,
-            );
+            let zero = super::cg_lower::int_lit(at, 0);
             *e = Expr::new(ExprKind::Index(Box::new(base), Box::new(zero)), at);
         }
         return;

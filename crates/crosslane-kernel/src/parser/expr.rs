@@ -517,9 +517,14 @@ impl Parser<'_> {
                         ));
                     }
                     self.bump();
-                    let mut args = vec![e];
+                    // `this->f(d, s)` of a data member functor `f`: its `operator()`.
+                    let (key, recv) = match self.functor_member(&e, &field) {
+                        Some(m) => ("@m:operator()".to_string(), m),
+                        None => (format!("@m:{field}"), e),
+                    };
+                    let mut args = vec![recv];
                     args.extend(self.args_closed_by(")")?);
-                    e = self.node(ExprKind::Call(format!("@m:{field}"), args), span)?;
+                    e = self.node(ExprKind::Call(key, args), span)?;
                     continue;
                 }
                 if let Some(x) = self.const_struct_member(&e, &field, span)? {
@@ -1295,6 +1300,8 @@ impl Parser<'_> {
         let mut args = self.call_args()?;
         self.call_targ_kinds = kinds;
         let instance = self.instantiate_call(name, given, &args, span)?;
+        // A CUB collective object is the instance's own, not an argument (`cub_object`).
+        args.retain(|a| self.cub_object_class(a).is_none());
         // Tile arguments: each tile's meta pair after the arguments (`cg_tile_meta`).
         let pairs = self.template_tile_meta_args(name, &instance, &args, span);
         // `thread_group` parameters: each group's rank and size beside it (`cg_any`), after

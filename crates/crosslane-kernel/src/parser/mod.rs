@@ -80,6 +80,7 @@ mod cub_exchange;
 mod cub_functor_vars;
 mod cub_kv;
 mod cub_load;
+mod cub_local;
 mod cub_object;
 mod cub_prefix;
 mod cub_ptx;
@@ -914,6 +915,8 @@ struct Parser<'a> {
     /// The kinds of the explicit template arguments of the call being resolved
     /// ([`enum_targs`]).
     call_targ_kinds: Vec<enum_targs::TargKind>,
+    /// A `TempStorage` declaration without `__shared__` is being read ([`cub_local`]).
+    cub_local: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -1066,6 +1069,7 @@ impl<'a> Parser<'a> {
             enums: enum_targs::Enums::default(),
             value_param_enum: HashMap::new(),
             call_targ_kinds: Vec::new(),
+            cub_local: false,
         }
     }
 }

@@ -7,7 +7,9 @@
 //!
 //! The kernel keeps its signature (host code's launches of it are read as before) and an
 //! empty body; its error goes to [`crate::ast::Program::type_errors`] under its name, whose
-//! compile stops a run that reaches it before anything runs (`exec.rs`, `sequence.rs`). A
+//! compile stops a run that traces it before anything runs (`exec.rs`); a launch of it before
+//! or after the traced one is skipped, said at its line, and is the run's error once the other
+//! launches ran (`sequence.rs`). A
 //! budget (`--max-…`) stays the error of the file. A source with one kernel keeps the error
 //! of the parse.
 

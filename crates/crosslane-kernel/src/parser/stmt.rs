@@ -161,8 +161,9 @@ impl Parser<'_> {
                         return Ok(done(self, k));
                     }
                 }
-                "__shared__" => {
-                    if let Some(k) = self.cub_temp_storage()? {
+                // Also `typename WarpScan::TempStorage t;` with no `__shared__` (`cub_local`).
+                w if w == "__shared__" || self.cub_local_storage_starts() => {
+                    if let Some(k) = self.cub_storage_stmt()? {
                         return Ok(done(self, k));
                     }
                 }

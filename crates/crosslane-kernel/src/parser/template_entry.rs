@@ -47,6 +47,8 @@ impl Parser<'_> {
     /// When the text is not `NAME<ARGS>` of a template of this source.
     pub(super) fn entry_instance(&mut self, entry: &str) -> PResult<String> {
         let bad = |m: String| KernelError::new(1, 1, format!("--entry `{entry}`: {m}"));
+        // `k<int, 64>/3`: of kernel templates overloaded by their parameters, the one taking 3.
+        let (entry, arity) = crate::host_launch::split_arity(entry);
         let mut lexed = crate::lexer::lex(entry).map_err(|e| bad(e.message))?;
         // `b::k<10>` of a kernel template two namespaces define: its name is the one
         // identifier `b::k`, as the flattened source spells it (`scopes::clashing_kernels`).
@@ -100,23 +102,74 @@ impl Parser<'_> {
         if !matches!(sub.peek(0), Tok::Eof) {
             return Err(bad("expected NAME<ARGS> and nothing after".into()));
         }
-        let entry_call = std::mem::replace(&mut self.entry_call, true);
-        let r = self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 });
-        self.entry_call = entry_call;
+        let key = match arity {
+            Some(n) => self.template_of_arity(&name, n).map_err(bad)?,
+            None => name.clone(),
+        };
+        let at = Span { line: 1, col: 1 };
+        let r = if arity.is_some() {
+            // The template is chosen: no overload resolution among the others.
+            self.bind_call(&key, args, &[], at)
+                .and_then(|(params, bound)| self.register_instance(&key, &params, bound, at))
+        } else {
+            let entry_call = std::mem::replace(&mut self.entry_call, true);
+            let r = self.instantiate_call(&key, args, &[], at);
+            self.entry_call = entry_call;
+            r
+        };
         // Kernel templates of one name overloaded by their parameters (rocPRIM's tests'
         // `warp_reduce_sum_kernel(in, out)` and `(in, out, valid)`): `--entry` gives no call
         // arguments to choose by; a launch in host code does (its argument count).
         r.map_err(|e| {
             if e.message.contains("is ambiguous") && self.overloads.contains_key(&name) {
                 bad(format!(
-                    "`{name}` names several kernel templates that differ in their parameters, \
-                     which --entry cannot choose between ({}); launch the one wanted from host \
-                     code, whose arguments pick it",
-                    e.message
+                    "`{name}` names several kernel templates that differ in their parameters \
+                     ({}); name the one wanted by its parameter count after a `/`: {} (or \
+                     launch it from host code, whose arguments pick it)",
+                    e.message,
+                    self.arity_choices(&name, entry)
                 ))
             } else {
                 e
             }
         })
+    }
+
+    /// The keys of the kernel templates named `name` (the first, then its overloads'
+    /// `name#N`), with each one's parameter count.
+    fn template_arities(&self, name: &str) -> Vec<(String, usize)> {
+        std::iter::once(name.to_string())
+            .chain(self.overloads.get(name).cloned().unwrap_or_default())
+            .filter_map(|k| self.templates.get(&k).map(|t| (k.clone(), t.arity())))
+            .collect()
+    }
+
+    /// The key of the one template named `name` that takes `n` parameters.
+    fn template_of_arity(&self, name: &str, n: usize) -> Result<String, String> {
+        let all = self.template_arities(name);
+        let fit: Vec<&(String, usize)> = all.iter().filter(|(_, a)| *a == n).collect();
+        match fit.as_slice() {
+            [(k, _)] => Ok(k.clone()),
+            [] => Err(format!(
+                "no template `{name}` takes {n} parameters (they take {})",
+                all.iter()
+                    .map(|(_, a)| a.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => Err(format!(
+                "several templates `{name}` take {n} parameters; launch the one wanted from \
+                 host code, whose argument types pick it"
+            )),
+        }
+    }
+
+    /// `--entry` values naming each template of `name` by its parameter count (`'k<…>/2'`).
+    fn arity_choices(&self, name: &str, entry: &str) -> String {
+        self.template_arities(name)
+            .iter()
+            .map(|(_, a)| format!("--entry '{entry}/{a}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }

@@ -133,6 +133,11 @@ impl Template {
         &self.params
     }
 
+    /// The function's parameter count (one deduction slot per function parameter).
+    pub(super) fn arity(&self) -> usize {
+        self.deduce_from.len()
+    }
+
     /// Per function parameter: the template type parameter its type names, and whether
     /// through a pointer or an array reference (`T* p`), as [`Parser::bind_call`] deduces.
     pub(super) fn deduce_sources(&self) -> (&[Option<String>], &[bool]) {
@@ -629,7 +634,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if let Some(n) = self.named_targ(at)? {
+        if let Some(n) = self.named_targ(at)?.or_else(|| self.cub_class_targ()) {
             return Ok(TArg::Named(n));
         }
         if let Some(st) = self.identity_trait_struct()? {
@@ -843,6 +848,10 @@ impl Parser<'_> {
                     .position(|d| d.as_deref() == Some(p.name.as_str()));
                 let from = at_param.and_then(|i| args.get(i));
                 if let Some(e) = from {
+                    if let Some(c) = self.cub_object_class(e) {
+                        bound[k] = Some(TArg::Named(c));
+                        continue;
+                    }
                     if let Some(g) = self.group_of(e) {
                         bound[k] = Some(TArg::Group(g));
                         continue;
@@ -1199,6 +1208,8 @@ impl Parser<'_> {
             None => t.tokens.clone(),
         };
         let tokens = super::fn_ptr::substitute_named(tokens, &params, &args);
+        // A CUB collective object given to a type parameter (`Scan1<WarpScan, int>(ws, x)`).
+        let (tokens, cub_objects) = self.cub_object_params(tokens, &params, &args)?;
         let cost = tokens.len() as u64;
         if cost > self.instance_tokens {
             return Err(KernelError::new(
@@ -1233,6 +1244,7 @@ impl Parser<'_> {
         sub.void_params = self.void_params.clone();
         // File-scope CUB class and operator aliases are seen in the instance too.
         sub.cub = self.cub.clone();
+        sub.cub_objects.extend(cub_objects);
         sub.cub_ops = self.cub_ops.clone();
         sub.lib_objects = self.lib_objects.clone();
         sub.lib_aliases = self.lib_aliases.clone();

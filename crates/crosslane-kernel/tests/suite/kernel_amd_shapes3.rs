@@ -95,13 +95,17 @@ fn rocprim_all_reduce_with_valid_items_is_in_every_lane() {
 }
 
 #[test]
-fn entry_of_kernel_templates_overloaded_by_arity_says_to_launch_from_host_code() {
+fn entry_of_kernel_templates_overloaded_by_arity_names_the_counts_to_give() {
     let src = WARP_REDUCE.replace("LW", "16").replace("ARGS", "");
     let mut c = hip(64);
     c.entry = Some("wsum<int, 64, 16>".into());
     let e = refused(&src, c);
-    assert!(e.contains("which --entry cannot choose between"), "{e}");
-    assert!(e.contains("launch the one wanted from host code"), "{e}");
+    assert!(
+        e.contains("by its parameter count after a `/`")
+            && e.contains("--entry 'wsum<int, 64, 16>/3'"),
+        "{e}"
+    );
+    assert!(e.contains("launch it from host code"), "{e}");
 }
 
 /// rocPRIM's warp scans: the inclusive scan with the logical warp's total, and the exclusive

@@ -220,15 +220,16 @@ __global__ void k(int* d, float* out, int* o2) {
 }
 
 #[test]
-fn a_reference_to_non_const_given_a_temporary_is_refused() {
+fn a_reference_to_non_const_given_a_temporary_is_refused_and_a_vector_component_binds() {
     let src = "__device__ void inc(int& x) { x += 1; }\n__global__ void k(int* d) {\n  int i = threadIdx.x;\n  inc(i + 1);\n  d[i] = i;\n}";
     let e = run_kernel(src, LaunchConfig::default()).unwrap_err();
     assert_eq!(e.line, 4);
     assert!(e.message.contains("[dcl.init.ref]"), "{e}");
     let component = "__device__ void inc(float& x) { x += 1.0f; }\n__global__ void k(float* d) {\n  float4 v = make_float4(1.0f, 2.0f, 3.0f, 4.0f);\n  inc(v.x);\n  d[0] = v.x;\n}";
-    let e = run_kernel(component, LaunchConfig::default()).unwrap_err();
-    assert_eq!(e.line, 4);
-    assert!(e.message.contains("vector component"), "{e}");
+    // A vector component is an lvalue: the reference binds it ([dcl.init.ref]/5.1), so
+    // `inc(v.x)` runs and d[0] = 2.
+    let t = run_kernel(component, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(crate::support::floats(&t, "d")[0], Some(2.0));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! A host program's launches on file-scope `__device__` arrays, all of them, in order,
 //! whichever array each touches (CUDA C++ Programming Guide, "Variable Memory Space
 //! Specifiers": a `__device__` variable lives for the whole program; "Streams": launches on one
-//! stream run in order); a launch that cannot run is the run's error; a member function body
+//! stream run in order); a launch that cannot run is the run's error (the others still run); a member function body
 //! sees members declared after it (C++17 [class.mem]/6); `__func__` is the function's name
 //! (C++17 [dcl.fct.def.general]/8). Every expected value is worked by hand from the kernels.
 
@@ -86,7 +86,7 @@ fn a_later_launch_that_cannot_run_ends_the_run_with_an_error_naming_it() {
 }
 
 #[test]
-fn an_earlier_launch_that_cannot_run_stops_the_run_before_the_traced_one() {
+fn an_earlier_launch_that_cannot_run_is_the_runs_error_and_the_traced_one_still_runs() {
     let t = run_entry(MIDDLE_FAILS, Some("last"));
     let Some(Outcome::Error(e)) = &t.outcome else {
         panic!("expected an error, got {:?}", t.outcome);
@@ -96,6 +96,9 @@ fn an_earlier_launch_that_cannot_run_stops_the_run_before_the_traced_one() {
             .contains("`broken`, which host code launches at line 7"),
         "{e:?}"
     );
+    // `first` ran (3i), `broken` did not, `last` swapped across lanes 2 apart: 3(i ^ 2).
+    let want: Vec<_> = (0..32).map(|i: i128| Some(3 * (i ^ 2))).collect();
+    assert_eq!(ints(&t, "v"), want);
 }
 
 /// `twice_swapped` calls `swapped`, declared after it in the class.

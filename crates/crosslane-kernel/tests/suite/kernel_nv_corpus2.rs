@@ -150,12 +150,17 @@ fn a_refused_kernel_leaves_the_files_other_kernels_running() {
     let e = run_kernel(TWO_KERNELS, config).expect_err("refused");
     assert_eq!(e.line, 6, "{e}");
     assert!(e.message.contains("invoke_one"), "{e}");
-    // All of host code's launches: the later one cannot run, so neither does the run.
-    let e = run_kernel(TWO_KERNELS, LaunchConfig::default()).expect_err("refused");
+    // All of host code's launches: the later one cannot run; the entry's launch runs, and
+    // the run's outcome is the later launch's refusal.
+    let t = run_kernel(TWO_KERNELS, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    let Some(Outcome::Error(e)) = &t.outcome else {
+        panic!("expected the refusal as the outcome, got {:?}", t.outcome);
+    };
     assert!(
         e.message.contains("invoke_one") && e.message.contains("launches at line 12"),
         "{e}"
     );
+    assert_eq!(ints(&t, "out"), want);
 }
 
 #[test]

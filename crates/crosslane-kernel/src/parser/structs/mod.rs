@@ -564,6 +564,29 @@ impl Parser<'_> {
             .cloned()
     }
 
+    /// `x.f` (also `this->f`) for a call `x.f(…)` where `x`'s struct has no member function
+    /// `f` but a data member `f` of class type (a functor, a lambda's closure): the call is
+    /// that member's `operator()` ([expr.call]/1 with [over.call]/1: `x.f(a)` is
+    /// `(x.f).operator()(a)` when `f` names a data member). `None` for any other call.
+    pub(super) fn functor_member(&self, e: &Expr, field: &str) -> Option<Expr> {
+        let s = self.struct_of(e)?;
+        let d = self.structs.get(&s)?;
+        let method = d
+            .methods
+            .keys()
+            .any(|k| k == field || k.strip_prefix(field).is_some_and(|r| r.starts_with('#')));
+        if method {
+            return None;
+        }
+        let f = d.fields.iter().find(|f| f.name == field)?;
+        matches!(f.ty, FieldTy::Struct(_)).then(|| {
+            Expr::new(
+                ExprKind::Member(Box::new(e.clone()), field.to_string()),
+                e.span,
+            )
+        })
+    }
+
     pub(super) fn self_field(&self, n: &str) -> Option<FieldTy> {
         let s = self.self_struct.as_ref()?;
         if self.var_type(n).is_some() {
