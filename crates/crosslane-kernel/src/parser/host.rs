@@ -748,6 +748,12 @@ impl Parser<'_> {
                 if let Some(next) = each.or_else(|| self.host_loop(st, k, close)) {
                     return next;
                 }
+                // Read once below (`host_control`): what the loop assigns is unknown after it.
+                if let Some(end) = self.stmt_extent(k, close) {
+                    if launches_in(&toks[k..end]) || self.launcher_call_in(&toks[k..end]) {
+                        self.taint_loop_read_once(st, k, end);
+                    }
+                }
             }
             _ => {
                 if let Some(next) = self
@@ -1241,6 +1247,7 @@ impl Parser<'_> {
                 super::host_state::loop_note(trips),
                 "",
             );
+            self.taint_loop_read_once(st, k, after);
             return (head_close + 1, true);
         }
         let parts: Vec<(usize, usize)> = {
