@@ -763,7 +763,10 @@ impl Parser<'_> {
                 {
                     return next;
                 }
-                if let Some(next) = self.host_assign(st, k, close) {
+                if let Some(next) = self
+                    .host_assign(st, k, close)
+                    .or_else(|| self.host_cond_assign(st, k, close))
+                {
                     return next;
                 }
             }

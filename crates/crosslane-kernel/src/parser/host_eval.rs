@@ -407,6 +407,48 @@ impl Parser<'_> {
         self.host_run(st, k, end, "statement")
     }
 
+    /// `c ? n = 1 : n = 2;`, `(m > 3) && (n = 4);`: an expression statement that assigns only
+    /// under a conditional operator or a `&&`/`||` (C++17 [expr.cond]/1, [expr.log.and]/1:
+    /// only the operand chosen is evaluated) is evaluated as [`Self::host_assign`] does; when
+    /// the condition has no value, the names it assigns become unknown after it. `None` when
+    /// `k` starts none.
+    pub(super) fn host_cond_assign(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let toks = self.toks;
+        if !matches!(
+            toks.get(k).map(|t| &t.tok),
+            Some(Tok::Ident(_) | Tok::Punct("("))
+        ) {
+            return None;
+        }
+        let end = self.semi(k, close)?;
+        let part = &toks[k..end];
+        let branches = part
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Punct("?" | "&&" | "||")));
+        let assigns = part.iter().any(|t| {
+            matches!(&t.tok, Tok::Punct(p) if assign_op(p).is_some() || *p == "++" || *p == "--")
+        });
+        // A declaration, a control statement or a launch is read elsewhere.
+        let opens_stmt = matches!(&toks[k].tok, Tok::Ident(w) if matches!(
+            w.as_str(),
+            "if" | "for" | "while" | "do" | "switch" | "return" | "else" | "case" | "default"
+        ));
+        if !branches
+            || !assigns
+            || opens_stmt
+            || launches_in(part)
+            || self.declared(k, end).is_some()
+        {
+            return None;
+        }
+        self.host_run(st, k, end + 1, "statement")
+    }
+
     /// The statement `k..end` evaluated as [`Self::host_assign`] evaluates one (`host_cells`).
     pub(super) fn host_eval_stmt(
         &mut self,
