@@ -83,6 +83,8 @@ impl Parser<'_> {
         Self::taint(st, end, names, reason);
     }
 
+    /// The part of [`Self::host_switch`] that follows a switch whose selector and case values
+    /// are constants; `None` when it is not followed.
     fn switch_pick(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
@@ -137,7 +139,7 @@ impl Parser<'_> {
                 Some(Tok::Ident(w)) if w == "break" || w == "continue" => {
                     let plain = w == "break"
                         && matches!(
-                            i.checked_sub(1).and_then(|j| tok(j)),
+                            i.checked_sub(1).and_then(tok),
                             Some(Tok::Punct(";" | ":" | "{" | "}"))
                         );
                     if plain {
