@@ -749,11 +749,7 @@ impl Parser<'_> {
                     return next;
                 }
                 // Read once below (`host_control`): what the loop assigns is unknown after it.
-                if let Some(end) = self.stmt_extent(k, close) {
-                    if launches_in(&toks[k..end]) || self.launcher_call_in(&toks[k..end]) {
-                        self.taint_loop_read_once(st, k, end);
-                    }
-                }
+                self.taint_launch_loop(st, k, close);
             }
             _ => {
                 if let Some(next) = self
@@ -763,10 +759,7 @@ impl Parser<'_> {
                 {
                     return next;
                 }
-                if let Some(next) = self
-                    .host_assign(st, k, close)
-                    .or_else(|| self.host_cond_assign(st, k, close))
-                {
+                if let Some(next) = self.host_assign(st, k, close) {
                     return next;
                 }
             }

@@ -323,6 +323,17 @@ impl Parser<'_> {
         Self::taint(st, end, names, reason);
     }
 
+    /// The `while` or `do` loop at `k` (within `..close`), when it holds a launch and is read
+    /// once: what it assigns is unknown after it ([`Self::taint_loop_read_once`]).
+    pub(super) fn taint_launch_loop(&mut self, st: &mut HostState, k: usize, close: usize) {
+        if let Some(end) = self.stmt_extent(k, close) {
+            let body = &self.toks[k..end];
+            if launches_in(body) || self.launcher_call_in(body) {
+                self.taint_loop_read_once(st, k, end);
+            }
+        }
+    }
+
     /// Applies the taints whose point the reading at `k` has reached.
     pub(super) fn apply_taints(st: &mut HostState, k: usize) {
         if st.taints.iter().all(|t| t.0 > k) {
@@ -401,23 +412,19 @@ impl Parser<'_> {
             _ => false,
         };
         if !shape {
-            return None;
+            return self.host_cond_assign(st, k, close);
         }
         let end = self.semi(k, close)? + 1;
         self.host_run(st, k, end, "statement")
     }
 
-    /// `c ? n = 1 : n = 2;`, `(m > 3) && (n = 4);`: an expression statement that assigns only
+    /// `c ? n = 1 : n = 2;`, `(m > 3) && (n = 4);` (tried by [`Self::host_assign`] when its
+    /// statement is not `x = …`): an expression statement that assigns only
     /// under a conditional operator or a `&&`/`||` (C++17 [expr.cond]/1, [expr.log.and]/1:
     /// only the operand chosen is evaluated) is evaluated as [`Self::host_assign`] does; when
     /// the condition has no value, the names it assigns become unknown after it. `None` when
     /// `k` starts none.
-    pub(super) fn host_cond_assign(
-        &mut self,
-        st: &mut HostState,
-        k: usize,
-        close: usize,
-    ) -> Option<usize> {
+    fn host_cond_assign(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
         let toks = self.toks;
         if !matches!(
             toks.get(k).map(|t| &t.tok),
