@@ -646,6 +646,8 @@ impl Parser<'_> {
                 if let Some(next) = each.or_else(|| self.host_loop(st, k, close)) {
                     return next;
                 }
+                // Read once below (`host_control`): what the loop assigns is unknown after it.
+                self.taint_launch_loop(st, k, close);
             }
             _ => {
                 if let Some(next) = self
@@ -1139,6 +1141,7 @@ impl Parser<'_> {
                 super::host_state::loop_note(trips),
                 "",
             );
+            self.taint_loop_read_once(st, k, after);
             return (head_close + 1, true);
         }
         let parts: Vec<(usize, usize)> = {

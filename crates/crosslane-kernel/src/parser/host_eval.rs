@@ -34,6 +34,27 @@ pub const MAX_HOST_STEPS: u64 = 100_000;
 /// Deepest nesting of host statements evaluated (blocks, `if`, loops).
 pub const MAX_NEST: u32 = 64;
 
+/// Keywords that may stand before a name without declaring it (`else n = 3;`, `return n;`):
+/// C++17 [lex.key], those a statement or expression may open with.
+const NOT_TYPES: &[&str] = &[
+    "else",
+    "return",
+    "do",
+    "case",
+    "goto",
+    "throw",
+    "sizeof",
+    "delete",
+    "co_return",
+    "co_yield",
+    "co_await",
+    "new",
+    "typeid",
+    "alignof",
+    "noexcept",
+    "decltype",
+];
+
 /// How a statement ended.
 #[derive(PartialEq)]
 enum Flow {
@@ -264,18 +285,52 @@ impl Parser<'_> {
         }
         // A name declared inside (`for (int i = 0; …)`, `int t = …;` in the body) is the
         // statement's own ([basic.scope.block]): nothing outside sees it.
+        // `else n = 3;`, `return n;`, `case`, `do`: a keyword before the name declares nothing
+        // ([stmt.if], [stmt.return]), so the name stays the outer variable.
         let local = |n: &String| {
-            toks.windows(2)
-                .any(|w| matches!((&w[0].tok, &w[1].tok), (Tok::Ident(_), Tok::Ident(m)) if m == n))
+            toks.windows(2).any(|w| {
+                matches!((&w[0].tok, &w[1].tok), (Tok::Ident(t), Tok::Ident(m))
+                    if m == n && !NOT_TYPES.contains(&t.as_str()))
+            })
         };
         names.retain(|n| !local(n));
         names
     }
 
     /// Registers that `names` become unknown for `reason` once the reading reaches `at`.
-    fn taint(st: &mut HostState, at: usize, names: Vec<String>, reason: String) {
+    pub(super) fn taint(st: &mut HostState, at: usize, names: Vec<String>, reason: String) {
         if !names.is_empty() {
             st.taints.push((at, names, reason));
+        }
+    }
+
+    /// A host loop at `k` (ending at `end`) whose launches are read once
+    /// (`host_state::loop_note`): how many times its body runs is not read, so every variable
+    /// it assigns (and every host array it stores into through a pointer) is unknown after it
+    /// (C++17 [stmt.iter]: the body runs as often as the condition says).
+    pub(super) fn taint_loop_read_once(&mut self, st: &mut HostState, k: usize, end: usize) {
+        let mut names = self.assigned_in(k, end);
+        for t in self.pointer_targets(st, k, end) {
+            if !names.contains(&t) {
+                names.push(t);
+            }
+        }
+        let line = self.toks[k].line;
+        let reason = format!(
+            "it is assigned in the host loop at line {line}, whose launches are read once: \
+             how many times its body runs is not read here"
+        );
+        Self::taint(st, end, names, reason);
+    }
+
+    /// The `while` or `do` loop at `k` (within `..close`), when it holds a launch and is read
+    /// once: what it assigns is unknown after it ([`Self::taint_loop_read_once`]).
+    pub(super) fn taint_launch_loop(&mut self, st: &mut HostState, k: usize, close: usize) {
+        if let Some(end) = self.stmt_extent(k, close) {
+            let body = &self.toks[k..end];
+            if launches_in(body) || self.launcher_call_in(body) {
+                self.taint_loop_read_once(st, k, end);
+            }
         }
     }
 
@@ -357,10 +412,48 @@ impl Parser<'_> {
             _ => false,
         };
         if !shape {
-            return None;
+            return self.host_cond_assign(st, k, close);
         }
         let end = self.semi(k, close)? + 1;
         self.host_run(st, k, end, "statement")
+    }
+
+    /// `c ? n = 1 : n = 2;`, `(m > 3) && (n = 4);` (tried by [`Self::host_assign`] when its
+    /// statement is not `x = …`): an expression statement that assigns only
+    /// under a conditional operator or a `&&`/`||` (C++17 [expr.cond]/1, [expr.log.and]/1:
+    /// only the operand chosen is evaluated) is evaluated as [`Self::host_assign`] does; when
+    /// the condition has no value, the names it assigns become unknown after it. `None` when
+    /// `k` starts none.
+    fn host_cond_assign(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
+        let toks = self.toks;
+        if !matches!(
+            toks.get(k).map(|t| &t.tok),
+            Some(Tok::Ident(_) | Tok::Punct("("))
+        ) {
+            return None;
+        }
+        let end = self.semi(k, close)?;
+        let part = &toks[k..end];
+        let branches = part
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Punct("?" | "&&" | "||")));
+        let assigns = part.iter().any(|t| {
+            matches!(&t.tok, Tok::Punct(p) if assign_op(p).is_some() || *p == "++" || *p == "--")
+        });
+        // A declaration, a control statement or a launch is read elsewhere.
+        let opens_stmt = matches!(&toks[k].tok, Tok::Ident(w) if matches!(
+            w.as_str(),
+            "if" | "for" | "while" | "do" | "switch" | "return" | "else" | "case" | "default"
+        ));
+        if !branches
+            || !assigns
+            || opens_stmt
+            || launches_in(part)
+            || self.declared(k, end).is_some()
+        {
+            return None;
+        }
+        self.host_run(st, k, end + 1, "statement")
     }
 
     /// The statement `k..end` evaluated as [`Self::host_assign`] evaluates one (`host_cells`).

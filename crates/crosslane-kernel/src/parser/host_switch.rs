@@ -8,8 +8,9 @@
 //!
 //! Read here: the labels at the top level of the switch's braces, and a `break` at that level.
 //! A selector with no constant value, a case value that is none, or a `break` nested in another
-//! statement of the part that runs (which may or may not leave the switch) leave the switch to
-//! the reading before: its launches are read as alternatives, none run beside another launch.
+//! statement of the part that runs (which may or may not leave the switch; `if (c) break;` too)
+//! leave the switch to the reading before: its launches are read as alternatives, none run
+//! beside another launch, and every variable a case assigns is unknown after the switch.
 
 use super::host::HostState;
 use super::Parser;
@@ -21,13 +22,70 @@ impl Parser<'_> {
     /// `switch (sel) { … }` at `k`: when `sel` and every case value are constants, returns where
     /// reading goes on (the chosen label's statements, or past the switch when no label is
     /// chosen) and skips from the `break` that leaves the switch to its end. `None` to read
-    /// the switch as before.
+    /// the switch as before: then every variable a case assigns becomes unknown after the
+    /// switch, as after an `if` whose condition has no value (`host_eval::host_if`), since
+    /// which case runs is not known (C++17 [stmt.switch]/5).
     pub(super) fn host_switch(
         &mut self,
         st: &mut HostState,
         k: usize,
         close: usize,
     ) -> Option<usize> {
+        let picked = self.switch_pick(st, k, close);
+        if picked.is_none() {
+            self.switch_taint(st, k, close);
+        }
+        picked
+    }
+
+    /// The switch at `k` is not followed: the names its cases assign (and the host arrays
+    /// they store into through a pointer) become unknown where it ends, the reason naming the
+    /// selector.
+    fn switch_taint(&mut self, st: &mut HostState, k: usize, close: usize) {
+        let toks = self.toks;
+        if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
+            return;
+        }
+        let (Some(head), Some(end)) = (
+            self.closing(k + 1).filter(|&c| c < close),
+            self.stmt_extent(k, close),
+        ) else {
+            return;
+        };
+        let mut names = self.assigned_in(head + 1, end);
+        for t in self.pointer_targets(st, head + 1, end) {
+            if !names.contains(&t) {
+                names.push(t);
+            }
+        }
+        let cond = super::host::source_text(&toks[k + 2..head]);
+        let line = toks[k].line;
+        let known = self
+            .host_value(st, k + 2, head)
+            .and_then(super::const_eval::HostVal::int);
+        let reason = match known {
+            None => {
+                let why = self
+                    .unknown_reason(st, k + 2, head)
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default();
+                format!(
+                    "it is assigned in `switch ({cond})` at line {line}, whose selector has no \
+                     constant value in host code{why}"
+                )
+            }
+            Some(v) => format!(
+                "it is assigned in `switch ({cond})` at line {line}, which is {v} in host code \
+                 but whose cases are not followed here (a `case` value with no constant value, \
+                 a `break` or `continue` under another statement, or a loop or switch inside)"
+            ),
+        };
+        Self::taint(st, end, names, reason);
+    }
+
+    /// The part of [`Self::host_switch`] that follows a switch whose selector and case values
+    /// are constants; `None` when it is not followed.
+    fn switch_pick(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         if !matches!(tok(k + 1), Some(Tok::Punct("("))) {
@@ -55,7 +113,7 @@ impl Parser<'_> {
                     // A `break` in a nested statement may leave the switch or not: not read.
                     if inner
                         .iter()
-                        .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "break"))
+                        .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "break" || w == "continue"))
                     {
                         nested_breaks.push(i);
                     }
@@ -75,8 +133,20 @@ impl Parser<'_> {
                     labels.push((None, i + 2));
                     i += 2;
                 }
-                Some(Tok::Ident(w)) if w == "break" => {
-                    breaks.push(i);
+                // `if (c) break;`, `else break;`: a `break` after a statement's head runs or
+                // not as that statement says, so it is a nested one; so is a `continue`,
+                // which leaves for the enclosing loop ([stmt.cont]/1).
+                Some(Tok::Ident(w)) if w == "break" || w == "continue" => {
+                    let plain = w == "break"
+                        && matches!(
+                            i.checked_sub(1).and_then(tok),
+                            Some(Tok::Punct(";" | ":" | "{" | "}"))
+                        );
+                    if plain {
+                        breaks.push(i);
+                    } else {
+                        nested_breaks.push(i);
+                    }
                     i += 1;
                 }
                 // Loops and nested switches own the `break`s in their bodies, but a body
