@@ -131,6 +131,7 @@ mod host_sizeof;
 mod host_state;
 mod host_switch;
 mod host_template_launch;
+mod host_tmpl_call;
 mod host_vec;
 mod host_vf;
 mod host_view;
@@ -561,6 +562,12 @@ struct Parser<'a> {
     /// Host functions and host function templates read so far, read again at a call from
     /// other host code with their parameters bound ([`host_calls`]).
     host_fns: std::collections::HashMap<String, host_calls::HostFn>,
+    /// Host function templates of an overload set by their template keys (`f`, `f#2`, …),
+    /// whose host calls choose one by substitution ([`host_tmpl_call`]).
+    host_fn_keys: std::collections::HashMap<String, host_calls::HostFn>,
+    /// Host function template instances a host expression calls for their value
+    /// (`expandPrecision<int>(v)`), kept as host functions ([`host_tmpl_call`]).
+    host_tmpl_values: std::collections::HashSet<String>,
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
@@ -877,6 +884,8 @@ impl<'a> Parser<'a> {
             fold_host: std::cell::Cell::new(false),
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
+            host_fn_keys: std::collections::HashMap::new(),
+            host_tmpl_values: std::collections::HashSet::new(),
             superseded: std::collections::HashSet::new(),
             main_calls: host_calls::MainCalls::default(),
             unrolled: 0,
