@@ -22,9 +22,12 @@ use super::const_eval::const_eval;
 use super::host::{split_commas, HostState};
 use super::targs::TArg;
 use super::Parser;
-use crate::ast::Span;
+use crate::ast::{Function, Span};
 use crate::lexer::{Tok, Token};
 use crate::types::Ty;
+
+/// How deep template instances a host helper calls are instantiated for its value.
+pub const MAX_NESTED: u32 = 4;
 
 /// What a statement call of an overloaded host function template reads as.
 pub(super) enum HostChoice {
@@ -90,7 +93,8 @@ impl Parser<'_> {
             let rewrite = match (&slice[k].tok, &slice[k + 1].tok) {
                 (Tok::Ident(name), Tok::Punct("<"))
                     if self.templates.contains_key(name)
-                        && !(k > 0 && matches!(slice[k - 1].tok, Tok::Punct("::" | "." | "->"))) =>
+                        && !(k > 0
+                            && matches!(slice[k - 1].tok, Tok::Punct("::" | "." | "->"))) =>
                 {
                     self.host_value_instance(name.clone(), slice, k)
                 }
@@ -169,15 +173,49 @@ impl Parser<'_> {
         let key = key.clone();
         let (_, bound) = self.bind_call(&key, given, &[], at).ok()?;
         let inst = super::targs::mangle(&key, &bound);
-        if !self.host_tmpl_values.contains(&inst) {
-            let f = self
-                .instantiate_one((inst.clone(), key, bound))
-                .ok()
-                .flatten()?;
-            self.record_host_value_fn(inst.clone(), &f);
-            self.host_tmpl_values.insert(inst.clone());
-        }
+        self.host_instance((inst.clone(), key, bound), 0)?;
         Some((gt, inst))
+    }
+
+    /// Instantiates `pending` as a host helper (once per source), and the template instances
+    /// its body calls (`(__half)expand<float>(x)` inside `expand<__half>`), at most
+    /// [`MAX_NESTED`] deep. The instantiation leaves the device code's pending and eager
+    /// instances as they were: these are host functions, not device code's.
+    fn host_instance(&mut self, pending: super::templates::Pending, depth: u32) -> Option<()> {
+        let name = pending.0.clone();
+        if self.host_tmpl_values.contains(&name) {
+            return Some(());
+        }
+        if depth > MAX_NESTED {
+            return None;
+        }
+        let saved = (
+            self.pending.len(),
+            self.instances.len(),
+            self.extra_fns.len(),
+        );
+        let f = self.instantiate_one(pending).ok().flatten();
+        let mut nested: Vec<super::templates::Pending> =
+            self.pending.get(saved.0..).unwrap_or(&[]).to_vec();
+        let eager: Vec<Function> = self.extra_fns.get(saved.2..).unwrap_or(&[]).to_vec();
+        self.pending.truncate(saved.0);
+        self.instances.truncate(saved.1);
+        self.extra_fns.truncate(saved.2);
+        let f = f?;
+        self.record_host_value_fn(name.clone(), &f);
+        self.host_tmpl_values.insert(name);
+        for g in eager {
+            if !self.host_tmpl_values.contains(&g.name) {
+                self.record_host_value_fn(g.name.clone(), &g);
+                self.host_tmpl_values.insert(g.name.clone());
+            }
+        }
+        nested.truncate(super::sfinae::MAX_OVERLOADS);
+        for p in nested {
+            // A nested call the helper cannot evaluate leaves the helper's value unknown.
+            let _ = self.host_instance(p, depth + 1);
+        }
+        Some(())
     }
 
     /// Explicit template arguments in tokens (between `<` and `>`): a type each, or a constant.
@@ -204,7 +242,10 @@ impl Parser<'_> {
             }
             let mut sub = Parser::new(&s, self.comments, self.max_depth);
             sub.consts = self.consts.clone();
-            let e = sub.expr().ok().filter(|_| matches!(sub.peek(0), Tok::Eof))?;
+            let e = sub
+                .expr()
+                .ok()
+                .filter(|_| matches!(sub.peek(0), Tok::Eof))?;
             let v = const_eval(&e, &std::collections::HashMap::new())?.int()?;
             out.push(TArg::Value(v));
         }

@@ -19,16 +19,19 @@ fn hip() -> LaunchConfig {
     }
 }
 
-/// A value helper in two templates excluded from each other by `enable_if` (an integral `T`
-/// keeps the value, a floating one scales it), called with an explicit argument inside a
+/// A value helper in three templates excluded from each other by `enable_if` (an integral `T`
+/// keeps the value, a floating one scales it, `__half` converts the `float` one's value), called with an explicit argument inside a
 /// fill helper template, itself called from a test template run for `int` and `float`.
 const VALUE_OVERLOADS: &str = "\
 #include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
 #include <type_traits>
 template <typename T, std::enable_if_t<std::is_integral<T>::value, bool> = true>
 inline T widen(int x) { return x; }
 template <typename T, std::enable_if_t<std::is_floating_point<T>::value, bool> = true>
 inline T widen(int x) { return x * 2.5; }
+template <typename T, std::enable_if_t<std::is_same<T, __half>::value, bool> = true>
+inline __half widen(int x) { return (__half)widen<float>(x); }
 template <typename T>
 inline void initialize(T* dst, int n) {
   int base[] = {0, -1, 2, 3, 4, 5, -6, 7};
@@ -54,14 +57,21 @@ fn enable_if_value_overload_fills_by_its_type() {
     // Python: [v for v in (0,-1,2,3,4,5,-6,7)] and [v * 2.5 for v in (0,-1,2,3,4,5,-6,7)]
     let t = run_finished(&VALUE_OVERLOADS.replace("TYPE", "int"), hip());
     no_errors(&t);
-    let want: Vec<Option<i128>> = [0, -1, 2, 3, 4, 5, -6, 7].iter().map(|&v| Some(v)).collect();
+    let want: Vec<Option<i128>> = [0, -1, 2, 3, 4, 5, -6, 7]
+        .iter()
+        .map(|&v| Some(v))
+        .collect();
     assert_eq!(ints(&t, "out"), want);
-    let t = run_finished(&VALUE_OVERLOADS.replace("TYPE", "float"), hip());
-    no_errors(&t);
     let want: Vec<Option<f64>> = [0.0, -2.5, 5.0, 7.5, 10.0, 12.5, -15.0, 17.5]
         .iter()
         .map(|&v| Some(v))
         .collect();
+    let t = run_finished(&VALUE_OVERLOADS.replace("TYPE", "float"), hip());
+    no_errors(&t);
+    assert_eq!(floats(&t, "out"), want);
+    // `__half`: the nested `widen<float>` call evaluated too; each value is exact in binary16.
+    let t = run_finished(&VALUE_OVERLOADS.replace("TYPE", "__half"), hip());
+    no_errors(&t);
     assert_eq!(floats(&t, "out"), want);
 }
 
@@ -193,7 +203,10 @@ fn hip_test_common_header_defines_ht_amd() {
     assert_eq!(ints(&t, "all"), vec![Some(0); 64]);
     // Without the header the macro is not defined: the other branch.
     let t = run_finished(
-        &HT_AMD_VOTE.replace("#include <hip_test_common.hh>", "#include <hip/hip_runtime.h>"),
+        &HT_AMD_VOTE.replace(
+            "#include <hip_test_common.hh>",
+            "#include <hip/hip_runtime.h>",
+        ),
         hip(),
     );
     assert_eq!(ints(&t, "any"), vec![Some(-1); 64]);
