@@ -606,11 +606,14 @@ impl Parser<'_> {
             (Some(f), _) => Some((f, k + 1)),
             _ => None,
         };
+        // An unqualified name the file defines as its own function (a helper `fill(a, n)`) is
+        // that function, read as a host call below, not the standard algorithm.
         if let Some((f, open)) = cells_call.filter(|&(f, o)| {
             matches!(
                 f,
                 "memset" | "memcpy" | "memmove" | "copy" | "copy_n" | "fill" | "fill_n" | "iota"
             ) && matches!(tok(o), Some(Tok::Punct("(")))
+                && (o == k + 3 || !self.defines_fn(f))
         }) {
             if self.host_cells_call(st, f, open) {
                 return stmt_end() + 1;

@@ -211,3 +211,22 @@ fn hip_test_common_header_defines_ht_amd() {
     );
     assert_eq!(ints(&t, "any"), vec![Some(-1); 64]);
 }
+
+/// A fill helper the file names `fill` (unqualified, as `std::fill` could be written after
+/// `using namespace std;`) is the file's own function: C++17 [basic.lookup.unqual] finds the
+/// file's declaration; `std::fill` is not declared at file scope without a using-directive.
+#[test]
+fn a_helper_named_fill_is_the_files_own_function() {
+    let src = VALUE_OVERLOADS
+        .replace("inline void initialize(", "inline void fill(")
+        .replace("  initialize(host, n);", "  fill(host, n);")
+        .replace("TYPE", "int");
+    assert!(src.contains("  fill(host, n);"));
+    let t = run_finished(&src, hip());
+    no_errors(&t);
+    let want: Vec<Option<i128>> = [0, -1, 2, 3, 4, 5, -6, 7]
+        .iter()
+        .map(|&v| Some(v))
+        .collect();
+    assert_eq!(ints(&t, "out"), want);
+}
