@@ -623,6 +623,11 @@ impl Parser<'_> {
             self.host_memcpy(st, open);
             return stmt_end() + 1;
         }
+        // `getFactor(&factor);` setting a scalar through the overload for its type
+        // (`host_out_param`).
+        if let Some(next) = self.host_out_param(st, k) {
+            return next;
+        }
         // `expand(a, n);` choosing an overload whose body only discards its parameters: it
         // changes nothing (`host_tmpl_call`).
         if let Some(Tok::Ident(n)) = tok(k) {

@@ -122,6 +122,7 @@ mod host_loop_launch;
 mod host_math;
 mod host_mem;
 mod host_nested;
+mod host_out_param;
 mod host_pitch;
 mod host_ptr;
 mod host_ptr_step;

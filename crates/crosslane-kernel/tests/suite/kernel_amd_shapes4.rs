@@ -230,3 +230,45 @@ fn a_helper_named_fill_is_the_files_own_function() {
         .collect();
     assert_eq!(ints(&t, "out"), want);
 }
+
+/// hip-tests' `T factor; getFactor(&factor);` shape: overloads by pointee type setting the
+/// caller's scalar through the pointer, read at a fill helper template's reading with `T`
+/// bound ([over.ics.scs]: the overload taking a pointer to `T` is the exact match).
+const OUT_PARAM: &str = "\
+#include <hip/hip_runtime.h>
+static void seed(int* s) { *s = 7; }
+static void seed(float* s) { *s = 0.25f; }
+template <typename T> void init(T* a, int n) {
+  T base;
+  seed(&base);
+  for (int i = 0; i < n; i++) a[i] = (T)i + base;
+}
+template <typename T> __global__ void copy(T* in, T* out) { out[threadIdx.x] = in[threadIdx.x]; }
+template <typename T> static void run() {
+  const int n = 4;
+  T host[n];
+  init(host, n);
+  T *d, *o;
+  hipMalloc(&d, sizeof(T) * n);
+  hipMalloc(&o, sizeof(T) * n);
+  hipMemcpy(d, host, sizeof(T) * n, hipMemcpyHostToDevice);
+  hipLaunchKernelGGL(copy<T>, 1, n, 0, 0, d, o);
+}
+int main() { run<TYPE>(); return 0; }";
+
+#[test]
+fn a_scalar_set_through_the_overload_for_its_type() {
+    // Python: [i + 7 for i in range(4)] and [i + 0.25 for i in range(4)]
+    let t = run_finished(&OUT_PARAM.replace("TYPE", "int"), hip());
+    no_errors(&t);
+    assert_eq!(ints(&t, "out"), vec![Some(7), Some(8), Some(9), Some(10)]);
+    let t = run_finished(&OUT_PARAM.replace("TYPE", "float"), hip());
+    no_errors(&t);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(0.25), Some(1.25), Some(2.25), Some(3.25)]
+    );
+    // No overload for `double`: the fill stays unknown, said.
+    let t = run_finished(&OUT_PARAM.replace("TYPE", "double"), hip());
+    assert!(ints_at_launch(&t, "in").iter().all(Option::is_none));
+}
