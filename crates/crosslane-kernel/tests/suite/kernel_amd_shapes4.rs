@@ -272,3 +272,26 @@ fn a_scalar_set_through_the_overload_for_its_type() {
     let t = run_finished(&OUT_PARAM.replace("TYPE", "double"), hip());
     assert!(ints_at_launch(&t, "in").iter().all(Option::is_none));
 }
+
+/// clang's predefined integer limits (`__LONG_LONG_MAX__`, `__INT_MAX__`), which hip-tests'
+/// host code names (`static_cast<uint64_t>(__LONG_LONG_MAX__) + 1`): 2^63 and 2^31 - 1.
+#[test]
+fn clang_limit_macros_are_predefined() {
+    let src = "\
+#include <hip/hip_runtime.h>
+__global__ void k(unsigned long long* o) {
+  o[0] = static_cast<unsigned long long>(__LONG_LONG_MAX__) + 1;
+  o[1] = __INT_MAX__;
+  o[2] = __SIZEOF_LONG__ * __CHAR_BIT__;
+}";
+    let mut c = hip();
+    c.args.insert("o".into(), "zero".into());
+    c.buffer_len.insert("o".into(), 3);
+    c.block_dim = Some([1, 1, 1]);
+    let t = run_finished(src, c);
+    no_errors(&t);
+    assert_eq!(
+        ints(&t, "o"),
+        vec![Some(1 << 63), Some(2_147_483_647), Some(64)]
+    );
+}
