@@ -83,6 +83,23 @@ impl Parser<'_> {
         }
     }
 
+    /// Records the instance `f` of a host function template under `name` (`expand<int>`), a
+    /// host helper [`Parser::host_fold`] evaluates at a host call ([`super::host_tmpl_call`]).
+    pub(super) fn record_host_value_fn(&mut self, name: String, f: &Function) {
+        self.constexpr_fns.insert(
+            name,
+            ConstFn {
+                params: f.params.iter().map(|p| p.name.clone()).collect(),
+                body: f.body.clone(),
+                host: true,
+                ret: match f.ret {
+                    crate::types::Ty::Val(v) if v.lanes == 1 => Some(v.scalar),
+                    _ => None,
+                },
+            },
+        );
+    }
+
     /// The value of host expression `e` with `env` bound, calls of host helper functions and
     /// `constexpr` functions evaluated (`static int blocksFor(int n, int b) { return (n + b -
     /// 1) / b; }` at `k<<<blocksFor(n, bs), bs>>>`: C++17 [expr.call]/4, each parameter
@@ -142,8 +159,9 @@ impl Parser<'_> {
                     .iter()
                     .map(|a| self.fold_helpers_in(a, env, steps))
                     .collect();
-                let single = !name.contains(['<', '#', ':'])
-                    && self.fn_sets.get(name).is_none_or(|s| s.len() <= 1);
+                let single = (!name.contains(['<', '#', ':'])
+                    && self.fn_sets.get(name).is_none_or(|s| s.len() <= 1))
+                    || self.host_tmpl_values.contains(name);
                 if single && self.constexpr_fns.contains_key(name) {
                     let vals: Option<Vec<HostVal>> = args
                         .iter()

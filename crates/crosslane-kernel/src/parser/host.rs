@@ -156,7 +156,24 @@ pub fn fills_param(toks: &[Token], params: &[String]) -> bool {
                     .position(|t| matches!(t.tok, Tok::Punct("]")))
                     .is_some_and(|c| {
                         let after = toks.get(i + 2 + c).map(|t| &t.tok);
-                        matches!(after, Some(Tok::Punct("=" | ".")))
+                        // `p[i] = …`, `p[i].x = …`, and a compound assignment that reads the
+                        // cell back (`p[i] *= k`).
+                        matches!(
+                            after,
+                            Some(Tok::Punct(
+                                "=" | "."
+                                    | "+="
+                                    | "-="
+                                    | "*="
+                                    | "/="
+                                    | "%="
+                                    | "&="
+                                    | "|="
+                                    | "^="
+                                    | "<<="
+                                    | ">>="
+                            ))
+                        )
                     })
         })
 }
@@ -283,6 +300,9 @@ impl Parser<'_> {
     pub(super) fn sub_expr_of(&mut self, mut slice: Vec<Token>) -> Option<Expr> {
         self.struct_sizes(&mut slice);
         self.host_elem_sizes(&mut slice);
+        if !self.templates.is_empty() {
+            self.host_template_values(&mut slice);
+        }
         let last = slice.last()?.clone();
         slice.push(Token {
             tok: Tok::Eof,
@@ -569,11 +589,14 @@ impl Parser<'_> {
             (Some(f), _) => Some((f, k + 1)),
             _ => None,
         };
+        // An unqualified name the file defines as its own function (a helper `fill(a, n)`) is
+        // that function, read as a host call below, not the standard algorithm.
         if let Some((f, open)) = cells_call.filter(|&(f, o)| {
             matches!(
                 f,
                 "memset" | "memcpy" | "memmove" | "copy" | "copy_n" | "fill" | "fill_n" | "iota"
             ) && matches!(tok(o), Some(Tok::Punct("(")))
+                && (o == k + 3 || !self.defines_fn(f))
         }) {
             if self.host_cells_call(st, f, open) {
                 return stmt_end() + 1;
@@ -582,6 +605,21 @@ impl Parser<'_> {
         if let Some(open) = memcpy_at.filter(|&o| matches!(tok(o), Some(Tok::Punct("(")))) {
             self.host_memcpy(st, open);
             return stmt_end() + 1;
+        }
+        // `getFactor(&factor);` setting a scalar through the overload for its type
+        // (`host_out_param`).
+        if let Some(next) = self.host_out_param(st, k) {
+            return next;
+        }
+        // `expand(a, n);` choosing an overload whose body only discards its parameters: it
+        // changes nothing (`host_tmpl_call`).
+        if let Some(Tok::Ident(n)) = tok(k) {
+            let n = n.clone();
+            if let Some(super::host_tmpl_call::HostChoice::NoOp(next)) =
+                self.host_overload_choice(st, &n, k, close)
+            {
+                return next;
+            }
         }
         if let Some(next) = self.host_call(st, k, close) {
             let end = stmt_end();

@@ -114,6 +114,15 @@ impl Parser<'_> {
         );
     }
 
+    /// Keeps the host function template just recorded under `name` also under its template
+    /// key `key` (`f#2` for a second template of the name), for a host call that chooses
+    /// among an overload set's templates ([`super::host_tmpl_call`]).
+    pub(super) fn record_host_fn_key(&mut self, name: &str, key: &str) {
+        if let Some(f) = self.host_fns.get(name).cloned() {
+            self.host_fn_keys.insert(key.to_string(), f);
+        }
+    }
+
     /// Whether a function with no execution-space specifier (so a host function, CUDA C++
     /// Programming Guide, "Function Execution Space Specifiers": one declared with none is
     /// `__host__`) is host code by its parameters or body: what
@@ -286,6 +295,12 @@ impl Parser<'_> {
             return None;
         };
         let name = name.clone();
+        // An overload set of host function templates: the one its constraints leave
+        // ([`super::host_tmpl_call`]).
+        let name = match self.host_overload_choice(st, &name, at, close) {
+            Some(super::host_tmpl_call::HostChoice::Key(key)) => key,
+            Some(super::host_tmpl_call::HostChoice::NoOp(_)) | None => name,
+        };
         let known = self.host_fns.contains_key(&name);
         let later = !known
             && !super::host::READ_CALLS.contains(&name.as_str())

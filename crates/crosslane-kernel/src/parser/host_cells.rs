@@ -51,6 +51,12 @@ pub(super) struct RunCells {
 }
 
 impl RunCells {
+    /// How many cells host array (or `std::vector`) `h` holds now, when its cells are read in
+    /// this evaluation (`h.size()`, C++17 [vector.capacity]).
+    pub(super) fn len_of(&self, h: &str) -> Option<usize> {
+        self.arrays.get(h).map(|(v, _)| v.len())
+    }
+
     /// Whether host array `h`'s cells are read in this evaluation.
     pub(super) fn has_array(&self, h: &str) -> bool {
         self.arrays.contains_key(h)

@@ -24,7 +24,7 @@ use super::const_eval::{binary, const_eval, member_path, HostVal};
 use super::host::{launches_in, source_text, HostState};
 use super::Parser;
 use crate::ast::{Expr, ExprKind, Span};
-use crate::lexer::Tok;
+use crate::lexer::{Tok, Token};
 use crate::types::BinOp;
 use crosslane_core::result::Level;
 
@@ -533,6 +533,51 @@ impl Parser<'_> {
 
     /// The value of tokens `a..b`, with its side effects applied.
     fn eval_range(&mut self, run: &mut Run<'_>, a: usize, b: usize) -> Result<HostVal, String> {
+        // `v.size()` of a host vector whose cells this run reads: its length now (a
+        // `push_back` in the loop changes it, so this reading is not cached).
+        let sized = self.toks.get(a..b).and_then(|toks| {
+            let mut out = toks.to_vec();
+            let mut changed = false;
+            let mut i = 0;
+            while i + 4 < out.len() {
+                let len = match (&out[i].tok, &out[i + 1].tok, &out[i + 2].tok) {
+                    (Tok::Ident(n), Tok::Punct("."), Tok::Ident(m))
+                        if m == "size"
+                            && matches!(out[i + 3].tok, Tok::Punct("("))
+                            && matches!(out.get(i + 4).map(|t| &t.tok), Some(Tok::Punct(")")))
+                            && !(i > 0 && matches!(out[i - 1].tok, Tok::Punct("." | "->"))) =>
+                    {
+                        run.cells.len_of(n)
+                    }
+                    _ => None,
+                };
+                if let Some(len) = len {
+                    let t = Token {
+                        // `size_type`: `std::size_t`, unsigned and 64-bit here.
+                        tok: Tok::Int {
+                            value: u64::try_from(len).unwrap_or(u64::MAX),
+                            unsigned: true,
+                            long: true,
+                        },
+                        ..out[i].clone()
+                    };
+                    out.splice(i..i + 5, [t]);
+                    changed = true;
+                }
+                i += 1;
+            }
+            changed.then_some(out)
+        });
+        if let Some(toks) = sized {
+            let text = text_of(&toks);
+            let e = self
+                .sub_expr_of(toks)
+                .ok_or_else(|| format!("`{text}` is not an expression read here"))?;
+            let v = self
+                .eval_cells(&e, &mut run.env, &mut run.cells, eval_mut)
+                .map_err(|why| format!("`{text}`: {why}"))?;
+            return v.ok_or_else(|| format!("`{text}` has no constant value"));
+        }
         let e = match run.cache.get(&(a, b)) {
             Some(e) => e.clone(),
             None => {

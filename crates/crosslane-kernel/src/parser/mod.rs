@@ -126,6 +126,7 @@ mod host_loop_launch;
 mod host_math;
 mod host_mem;
 mod host_nested;
+mod host_out_param;
 mod host_pitch;
 mod host_ptr;
 mod host_ptr_step;
@@ -136,6 +137,7 @@ mod host_state;
 mod host_switch;
 mod host_template_launch;
 mod host_text;
+mod host_tmpl_call;
 mod host_vec;
 mod host_vf;
 mod host_view;
@@ -620,6 +622,12 @@ struct Parser<'a> {
     /// Host functions and host function templates read so far, read again at a call from
     /// other host code with their parameters bound ([`host_calls`]).
     host_fns: std::collections::HashMap<String, host_calls::HostFn>,
+    /// Host function templates of an overload set by their template keys (`f`, `f#2`, …),
+    /// whose host calls choose one by substitution ([`host_tmpl_call`]).
+    host_fn_keys: std::collections::HashMap<String, host_calls::HostFn>,
+    /// Host function template instances a host expression calls for their value
+    /// (`expandPrecision<int>(v)`), kept as host functions ([`host_tmpl_call`]).
+    host_tmpl_values: std::collections::HashSet<String>,
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
@@ -948,6 +956,8 @@ impl<'a> Parser<'a> {
             fold_host: std::cell::Cell::new(false),
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
+            host_fn_keys: std::collections::HashMap::new(),
+            host_tmpl_values: std::collections::HashSet::new(),
             superseded: std::collections::HashSet::new(),
             main_calls: host_calls::MainCalls::default(),
             unrolled: 0,

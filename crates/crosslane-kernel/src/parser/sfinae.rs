@@ -174,7 +174,12 @@ impl Parser<'_> {
 
     /// Whether template `key`'s return type names a type with `bound` (an `enable_if` in it
     /// whose condition is false does not).
-    fn return_type_holds(&mut self, key: &str, params: &[TParam], bound: &[TArg]) -> PResult<()> {
+    pub(super) fn return_type_holds(
+        &mut self,
+        key: &str,
+        params: &[TParam],
+        bound: &[TArg],
+    ) -> PResult<()> {
         let Some(t) = self.templates.get(key) else {
             return Ok(());
         };

@@ -529,6 +529,7 @@ impl Parser<'_> {
         let deduce_class = self.class_patterns(&self.toks[open + 1..close], &params);
         // A host function template (`template <class T> void runTest(int n) { … k<T><<<…>>>(…);
         // }`): read at its calls from host code with its parameters bound ([`super::host_calls`]).
+        let mut recorded_host = false;
         let device = self.toks[from..body_open.unwrap_or(open)]
             .iter()
             .any(|t| {
@@ -544,6 +545,7 @@ impl Parser<'_> {
                 .collect();
             let before = self.launches.len();
             self.record_host_fn(&name, names, tparams, (body_open, end), before);
+            recorded_host = true;
         } else if let Some(body_open) = body_open.filter(|_| !device) {
             // `template <class T> void init(T* a, int n) { for (…) a[i] = …; }`: a fill
             // helper template, read at its calls with `T` bound ([`super::host_calls`]).
@@ -555,6 +557,7 @@ impl Parser<'_> {
                     .collect();
                 let at = self.launches.len();
                 self.record_host_fn(&name, names, tparams, (body_open, end), at);
+                recorded_host = true;
             }
         }
         // The definition of a template declared before it takes the declaration's place: one
@@ -571,10 +574,13 @@ impl Parser<'_> {
                         .zip(&params)
                         .all(|(a, b)| a.value.is_none() == b.value.is_none() && a.pack == b.pack)
             }) {
-            name
+            name.clone()
         } else {
-            self.template_key(name, at)?
+            self.template_key(name.clone(), at)?
         };
+        if recorded_host {
+            self.record_host_fn_key(&name, &key);
+        }
         self.templates.insert(
             key,
             Template {

@@ -195,6 +195,22 @@ pub(super) fn assert_macro(ndebug: bool) -> &'static str {
     }
 }
 
+/// The platform macros ROCm hip-tests' `hip_test_common.hh` defines on an AMD target (its
+/// "Platform check" and "OS Check": `__HIP_PLATFORM_AMD__` gives `HT_AMD 1`, `HT_NVIDIA 0`; a
+/// Linux host `HT_LINUX 1`, `HT_WIN 0`), which its tests test with `#if HT_AMD`; none for
+/// another header or without `__HIP_PLATFORM_AMD__`.
+pub(super) fn hip_test_macros(operand: &str, amd: bool) -> &'static [&'static str] {
+    let name = operand
+        .trim()
+        .trim_matches(|c| matches!(c, '<' | '>' | '"'));
+    let base = name.rsplit('/').next().unwrap_or(name);
+    if amd && base == "hip_test_common.hh" {
+        &["HT_AMD 1", "HT_NVIDIA 0", "HT_LINUX 1", "HT_WIN 0"]
+    } else {
+        &[]
+    }
+}
+
 /// Whether the operand of an `#include` names `<assert.h>` or `<cassert>`.
 pub(super) fn is_assert_header(operand: &str) -> bool {
     matches!(

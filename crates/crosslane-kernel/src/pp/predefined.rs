@@ -205,8 +205,35 @@ pub fn predefined(
             }
         }
     }
+    // The integer limits and sizes clang and GCC predefine on an LP64 target (clang's
+    // `__LONG_LONG_MAX__`, `__INT_MAX__`, `__SIZEOF_LONG__`, …; hipcc is clang, nvcc's host
+    // compiler GCC; the AMDGPU device target is LP64 too), which `<climits>` builds on and code
+    // names directly (hip-tests' `static_cast<uint64_t>(__LONG_LONG_MAX__) + 1`).
+    if matches!(dialect, Dialect::Cuda | Dialect::Hip | Dialect::Amdgcn) {
+        for (n, v) in LIMIT_MACROS {
+            out.push((n.to_string(), v.to_string()));
+        }
+    }
     Ok(out)
 }
+
+/// The integer limit and size macros clang and GCC predefine for an LP64 target (see
+/// [`predefined`]).
+const LIMIT_MACROS: &[(&str, &str)] = &[
+    ("__CHAR_BIT__", "8"),
+    ("__SCHAR_MAX__", "127"),
+    ("__SHRT_MAX__", "32767"),
+    ("__INT_MAX__", "2147483647"),
+    ("__LONG_MAX__", "9223372036854775807L"),
+    ("__LONG_LONG_MAX__", "9223372036854775807LL"),
+    ("__SIZEOF_SHORT__", "2"),
+    ("__SIZEOF_INT__", "4"),
+    ("__SIZEOF_LONG__", "8"),
+    ("__SIZEOF_LONG_LONG__", "8"),
+    ("__SIZEOF_FLOAT__", "4"),
+    ("__SIZEOF_DOUBLE__", "8"),
+    ("__SIZEOF_POINTER__", "8"),
+];
 
 /// CUDA 12.4's version macros: nvcc's own and the runtime header's (see [`predefined`]).
 const CUDA_VERSION_MACROS: &[(&str, u32)] = &[
