@@ -253,29 +253,7 @@ pub(super) fn member_call(toks: &[Token], member: &str) -> Option<String> {
     }
 }
 
-/// Splits `from..to` at the commas outside brackets.
-pub(super) fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
-    let mut parts = Vec::new();
-    let mut depth = 0usize;
-    let mut start = from;
-    for (k, t) in toks.iter().enumerate().take(to).skip(from) {
-        match &t.tok {
-            Tok::Punct("(" | "[" | "{") => depth += 1,
-            Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
-            Tok::Punct(",") if depth == 0 => {
-                parts.push((start, k));
-                start = k + 1;
-            }
-            _ => {}
-        }
-    }
-    if start < to {
-        parts.push((start, to));
-    }
-    parts
-}
-
-pub(super) use super::host_text::{source_text, text_of};
+pub(super) use super::host_text::{source_text, split_commas, text_of};
 
 /// Whether tokens hold a kernel launch (`<<<`, `hipLaunchKernelGGL`, `cudaLaunchKernel`).
 pub(super) fn launches_in(toks: &[Token]) -> bool {
@@ -615,7 +593,7 @@ impl Parser<'_> {
         // changes nothing (`host_tmpl_call`).
         if let Some(Tok::Ident(n)) = tok(k) {
             let n = n.clone();
-            if let Some(super::host_tmpl_call::HostChoice::NoOp(next)) =
+            if let Some(super::host_state::HostChoice::NoOp(next)) =
                 self.host_overload_choice(st, &n, k, close)
             {
                 return next;

@@ -298,8 +298,8 @@ impl Parser<'_> {
         // An overload set of host function templates: the one its constraints leave
         // ([`super::host_tmpl_call`]).
         let name = match self.host_overload_choice(st, &name, at, close) {
-            Some(super::host_tmpl_call::HostChoice::Key(key)) => key,
-            Some(super::host_tmpl_call::HostChoice::NoOp(_)) | None => name,
+            Some(super::host_state::HostChoice::Key(key)) => key,
+            Some(super::host_state::HostChoice::NoOp(_)) | None => name,
         };
         let known = self.host_fns.contains_key(&name);
         let later = !known

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::const_eval::{binary, const_eval, member_path, HostVal};
-use super::host::{launches_in, source_text, HostState};
+use super::host::{launches_in, source_text, text_of, HostState};
 use super::Parser;
 use crate::ast::{Expr, ExprKind, Span};
 use crate::lexer::{Tok, Token};

@@ -203,3 +203,13 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
          the loop"
     )
 }
+
+/// What a statement call of an overloaded host function template reads as
+/// (`host_tmpl_call.rs` chooses it; host reading acts on it).
+pub(super) enum HostChoice {
+    /// The template kept under this key (`f#2`), read at the call with its parameters bound.
+    Key(String),
+    /// A template whose body only discards its parameters: nothing to read; the next
+    /// statement starts at this token.
+    NoOp(usize),
+}

@@ -1,6 +1,7 @@
-//! The text of host-code tokens, for the notes host reading writes and for the keys its readers
-//! build: [`text_of`] joins tokens with nothing between them (a key, or a launch argument's text
-//! parsed further), [`source_text`] writes them with the source's spacing (what a note quotes).
+//! The text of host-code tokens, for the notes host reading writes and the keys its readers
+//! build: [`text_of`] joins tokens with nothing between them (a key, or a launch argument's
+//! text parsed further), [`source_text`] writes them with the source's spacing (what a note
+//! quotes), and [`split_commas`] splits a token range at its top-level commas.
 
 use crate::lexer::{Tok, Token};
 
@@ -106,4 +107,26 @@ fn float_text(value: f64, single: bool) -> String {
         text.push('f');
     }
     text
+}
+
+/// Splits `from..to` at the commas outside brackets.
+pub(super) fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = from;
+    for (k, t) in toks.iter().enumerate().take(to).skip(from) {
+        match &t.tok {
+            Tok::Punct("(" | "[" | "{") => depth += 1,
+            Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Punct(",") if depth == 0 => {
+                parts.push((start, k));
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < to {
+        parts.push((start, to));
+    }
+    parts
 }

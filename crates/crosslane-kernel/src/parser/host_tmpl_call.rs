@@ -19,7 +19,8 @@
 //! [`super::sfinae::MAX_OVERLOADS`]); an instance is parsed once per source.
 
 use super::const_eval::const_eval;
-use super::host::{split_commas, HostState};
+use super::host_state::HostState;
+use super::host_text::split_commas;
 use super::targs::TArg;
 use super::Parser;
 use crate::ast::{Function, Span};
@@ -29,14 +30,7 @@ use crate::types::Ty;
 /// How deep template instances a host helper calls are instantiated for its value.
 pub const MAX_NESTED: u32 = 4;
 
-/// What a statement call of an overloaded host function template reads as.
-pub(super) enum HostChoice {
-    /// The template kept under this key (`f#2`), read at the call with its parameters bound.
-    Key(String),
-    /// A template whose body only discards its parameters: nothing to read; the next
-    /// statement starts at this token.
-    NoOp(usize),
-}
+pub(super) use super::host_state::HostChoice;
 
 impl Parser<'_> {
     /// The templates of the overload set `name` (its own key first), when `name` names a
