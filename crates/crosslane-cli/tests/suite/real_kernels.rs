@@ -585,9 +585,11 @@ fn constructs_still_refused_are_named_with_what_to_do() {
             "4:",
             "write a backward jump as a `while` / `do … while` loop",
         ),
+        // HIP's clang reads `%laneid` as an operand; nvcc reads a one-`%` register in CUDA
+        // (`kernel_nv_corpus4`).
         (
-            "__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",
-            "2:",
+            "#include <hip/hip_runtime.h>\n__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",
+            "3:",
             "write `%%laneid`: a `%` of a register name is doubled",
         ),
         (
