@@ -18,7 +18,6 @@
 
 use super::scopes::punct;
 use super::std_constants::word;
-use crate::ast::SYNTH_COL;
 use crate::lexer::{Tok, Token};
 
 /// The struct template standing for `aligned_storage<N*sizeof(T), N*alignof(T)>::type`: `N`
@@ -194,29 +193,8 @@ pub(super) fn aligned_storage(tokens: Vec<Token>) -> Vec<Token> {
 }
 
 /// `tokens` after the declaration of [`STORAGE_STRUCT`], its tokens placed at `first` (the
-/// first storage type that uses it), each with its own synthesized column ([`SYNTH_COL`]).
+/// first storage type that uses it), each with its own synthesized column
+/// ([`super::asc_big_tile::prepend_at`]).
 fn with_prelude(tokens: Vec<Token>, first: &Token) -> Vec<Token> {
-    let Ok(lexed) = crate::lexer::lex(&storage_prelude()) else {
-        return tokens;
-    };
-    let base = first.col % SYNTH_COL;
-    let top = u32::MAX / SYNTH_COL;
-    let mut out: Vec<Token> = lexed
-        .tokens
-        .into_iter()
-        .filter(|t| !matches!(t.tok, Tok::Eof))
-        .enumerate()
-        .map(|(k, t)| {
-            let n = top
-                .saturating_sub(u32::try_from(k).unwrap_or(u32::MAX))
-                .max(1);
-            Token {
-                tok: t.tok,
-                col: base + SYNTH_COL * n,
-                ..first.clone()
-            }
-        })
-        .collect();
-    out.extend(tokens);
-    out
+    super::asc_big_tile::prepend_at(&storage_prelude(), tokens, first)
 }

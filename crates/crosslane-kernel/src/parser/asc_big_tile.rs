@@ -87,13 +87,19 @@ pub(super) fn big_tile_prelude(tokens: Vec<Token>) -> Vec<Token> {
     {
         return tokens;
     }
-    let Ok(lexed) = crate::lexer::lex(&prelude()) else {
+    prepend_at(&prelude(), tokens, &first)
+}
+
+/// `tokens` after the tokens of the C++ text `prelude`, every one at `first`'s place, as a
+/// message shows it, each with its own synthesized column (`ast::SYNTH_COL`, counted down from
+/// the top so the parser's own synthesized nodes, counted up, do not meet them): the compiler
+/// keys a `__shared__` array by its declaration's position, and two functions' arrays are
+/// distinct buffers. `tokens` unchanged when `prelude` does not lex. Used for this module's
+/// device functions and `super::aligned_storage`'s storage struct.
+pub(super) fn prepend_at(prelude: &str, tokens: Vec<Token>, first: &Token) -> Vec<Token> {
+    let Ok(lexed) = crate::lexer::lex(prelude) else {
         return tokens;
     };
-    // Every token at `first`'s place, as a message shows it, each with its own synthesized
-    // column (`ast::SYNTH_COL`, counted down from the top so the parser's own synthesized
-    // nodes, counted up, do not meet them): the compiler keys a `__shared__` array by its
-    // declaration's position, and the two functions' arrays are distinct buffers.
     let base = first.col % SYNTH_COL;
     let top = u32::MAX / SYNTH_COL;
     let mut out: Vec<Token> = lexed

@@ -82,19 +82,13 @@ impl Parser<'_> {
             .strip_prefix('{')
             .and_then(|b| b.strip_suffix('}'))
             .map_or(instr, |b| b.trim_end_matches(';'));
-        // One integer or logic instruction (`add.u32 %0, %1, %2;`): a block of one.
-        if super::asm_block::is_integer_one_liner(single) {
-            let t = text.trim();
-            let block = if t.starts_with('{') {
-                t.to_string()
-            } else {
-                format!("{{ {t} }}")
-            };
-            return self.asm_block(at, &block);
-        }
-        // One shuffle without `.sync` (`shfl.up.b32 %0, %1, %2, %3;`, pre-sm_70 code): a block
-        // of one ([`super::asm_block`] runs it by PTX ISA's shfl definition).
-        if single.starts_with("shfl.") && !single.starts_with("shfl.sync") && !single.contains(';')
+        // One integer or logic instruction (`add.u32 %0, %1, %2;`), or one shuffle without
+        // `.sync` (`shfl.up.b32 %0, %1, %2, %3;`, pre-sm_70 code): a block of one
+        // ([`super::asm_block`] runs the shuffle by PTX ISA's shfl definition).
+        if super::asm_block::is_integer_one_liner(single)
+            || (single.starts_with("shfl.")
+                && !single.starts_with("shfl.sync")
+                && !single.contains(';'))
         {
             let t = text.trim();
             let block = if t.starts_with('{') {

@@ -322,16 +322,7 @@ impl Parser<'_> {
                         .into(),
                 );
             }
-            let k = |v| {
-                Expr::new(
-                    ExprKind::Int {
-                        value: v,
-                        unsigned: true,
-                        long: false,
-                    },
-                    at,
-                )
-            };
+            let k = |v| super::cg_lower::uint_lit(at, v);
             let lo = assign(dest(&ops[0])?, vec![args[0].clone(), k(0)]);
             let hi = assign(dest(&ops[1])?, vec![args[0].clone(), k(1)]);
             return Ok(Stmt {

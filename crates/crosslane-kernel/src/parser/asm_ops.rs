@@ -53,16 +53,7 @@ impl Parser<'_> {
                 });
             }
             parse_imm(text)
-                .map(|v| {
-                    Expr::new(
-                        ExprKind::Int {
-                            value: v,
-                            unsigned: true,
-                            long: false,
-                        },
-                        at,
-                    )
-                })
+                .map(|v| super::cg_lower::uint_lit(at, v))
                 .ok_or_else(|| {
                     KernelError::new(
                         at.line,

@@ -10,16 +10,7 @@ use crate::types::{BinOp, UnOp};
 /// emulator does not read.
 pub(super) fn special_register(reg: &str, at: Span) -> Option<Expr> {
     let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);
-    let u = |v: u64| {
-        Expr::new(
-            ExprKind::Int {
-                value: v,
-                unsigned: true,
-                long: false,
-            },
-            at,
-        )
-    };
+    let u = |v: u64| super::cg_lower::uint_lit(at, v);
     let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at);
     let not = |a| Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(a)), at);
     let below = || bin(BinOp::Sub, bin(BinOp::Shl, u(1), lane()), u(1));

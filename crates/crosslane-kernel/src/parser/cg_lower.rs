@@ -722,3 +722,16 @@ pub(super) fn int_lit(at: Span, v: u64) -> Expr {
         at,
     )
 }
+
+/// The `unsigned int` literal `v` at `at` (C++17 [lex.icon]/2, suffix `u`): the PTX rewrites'
+/// immediates and special registers (`asm_sreg`, `asm_alu`, `asm_ops`).
+pub(super) fn uint_lit(at: Span, v: u64) -> Expr {
+    Expr::new(
+        ExprKind::Int {
+            value: v,
+            unsigned: true,
+            long: false,
+        },
+        at,
+    )
+}

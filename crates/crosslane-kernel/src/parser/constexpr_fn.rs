@@ -230,22 +230,17 @@ impl Parser<'_> {
                     }
                 }
             }
-            // HIP's device `warpSize` is a constexpr of the target's wave size through ROCm 6
-            // (the version modelled; ROCm 7.0 made it a run-time value, "In ROCm 7.0, the
-            // warpSize variable is no longer constexpr"): rocBLAS's `wavefront_reduce<warpSize>`
-            // and `__shared__ T psums[warpSize]`. CUDA's is a built-in variable, no constant.
+            // HIP's `warpSize` where no constant of that name is bound ([`Parser::hip_warp_size`]).
             ExprKind::Ident(n)
                 if self.hip
                     && n == "warpSize"
                     && self.var_type(n).is_none()
                     && !self.consts.contains_key(n) =>
             {
-                e.kind = ExprKind::Int {
-                    value: u64::from(self.wave),
-                    unsigned: false,
-                    long: false,
-                };
-                return;
+                if let Some(w) = self.hip_warp_size(e.span) {
+                    *e = w;
+                    return;
+                }
             }
             ExprKind::Ident(n) => {
                 if let Some(s) = object(n) {
@@ -734,5 +729,28 @@ fn mentions_call(e: &Expr, name: &str) -> bool {
             mentions_call(c, name) || mentions_call(a, name) || mentions_call(b, name)
         }
         _ => false,
+    }
+}
+
+impl Parser<'_> {
+    /// HIP's device `warpSize` as the constant expression it is through ROCm 6 (the HIP
+    /// version modelled is 6.2, docs/kernels.md; ROCm 7.0 made it a run-time value, ROCm/apex
+    /// PR 231, "In ROCm 7.0, the warpSize variable is no longer constexpr"): the `int` literal
+    /// of the modelled wave size at `at`, for vLLM's `#define WARP_SIZE warpSize` in constexpr
+    /// locals and array bounds, rocBLAS's `wavefront_reduce<warpSize>`, `template <int
+    /// numLanes = warpSize>`. `None` outside HIP: CUDA's `warpSize` is a built-in variable, no
+    /// constant (CUDA C++ Programming Guide, "Built-in Variables"). The one place this rule
+    /// is written; [`super::parse_preprocessed`] binds it as a constant of the whole source.
+    pub(super) fn hip_warp_size(&self, at: Span) -> Option<Expr> {
+        self.hip.then(|| {
+            Expr::new(
+                ExprKind::Int {
+                    value: u64::from(self.wave),
+                    unsigned: false,
+                    long: false,
+                },
+                at,
+            )
+        })
     }
 }

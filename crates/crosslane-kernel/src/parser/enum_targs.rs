@@ -48,12 +48,8 @@ const MAX_SCAN: usize = 4_000_000;
 /// The enumerations the tokens define: `enum [class|struct] NAME [: type] { A [= v], B, … }`.
 pub(super) fn scan_enums(toks: &[Token]) -> Enums {
     let mut out = Enums::default();
-    let word = |k: usize| match toks.get(k).map(|t| &t.tok) {
-        Some(Tok::Ident(w)) => Some(w.as_str()),
-        _ => None,
-    };
-    let punct =
-        |k: usize, p: &str| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    let word = |k: usize| super::scopes::word(toks.get(k));
+    let punct = |k: usize, p: &str| super::scopes::punct(toks.get(k), p);
     let mut k = 0;
     while k < toks.len().min(MAX_SCAN) {
         if word(k) != Some("enum") {

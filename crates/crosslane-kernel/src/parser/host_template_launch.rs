@@ -484,6 +484,23 @@ impl Parser<'_> {
         bound
     }
 
+    /// Whether the function template `key`'s parameters take `n` arguments: at least its
+    /// parameters without a default, at most all of them (C++17 [over.match.viable]/2).
+    fn template_takes(&self, key: &str, n: usize) -> bool {
+        let Some(t) = self.templates.get(key) else {
+            return false;
+        };
+        let Some(toks) = super::param_list::param_tokens(t.tokens()) else {
+            return false;
+        };
+        let params = super::param_list::split_params(toks);
+        let required = params
+            .iter()
+            .filter(|p| !p.iter().any(|t| matches!(t.tok, Tok::Punct("="))))
+            .count();
+        (required..=params.len()).contains(&n)
+    }
+
     /// The one template of the overload set `name` (the template itself and its alternatives)
     /// whose function parameters take `n` arguments (from the required ones to all, the
     /// others having defaults); `None` when `name` is no overload set or not exactly one does.
@@ -491,20 +508,7 @@ impl Parser<'_> {
         let alts = self.overloads.get(name)?;
         let mut fit = std::iter::once(name)
             .chain(alts.iter().map(String::as_str))
-            .filter(|key| {
-                let Some(t) = self.templates.get(*key) else {
-                    return false;
-                };
-                let Some(toks) = super::param_list::param_tokens(t.tokens()) else {
-                    return false;
-                };
-                let params = super::param_list::split_params(toks);
-                let required = params
-                    .iter()
-                    .filter(|p| !p.iter().any(|t| matches!(t.tok, Tok::Punct("="))))
-                    .count();
-                (required..=params.len()).contains(&n)
-            });
+            .filter(|key| self.template_takes(key, n));
         match (fit.next(), fit.next()) {
             (Some(k), None) => Some(k.to_string()),
             _ => None,
@@ -527,20 +531,7 @@ impl Parser<'_> {
         let alts = self.overloads.get(name)?.clone();
         let keys: Vec<String> = std::iter::once(name.to_string())
             .chain(alts)
-            .filter(|key| {
-                let Some(t) = self.templates.get(key.as_str()) else {
-                    return false;
-                };
-                let Some(toks) = super::param_list::param_tokens(t.tokens()) else {
-                    return false;
-                };
-                let params = super::param_list::split_params(toks);
-                let required = params
-                    .iter()
-                    .filter(|p| !p.iter().any(|t| matches!(t.tok, Tok::Punct("="))))
-                    .count();
-                (required..=params.len()).contains(&n)
-            })
+            .filter(|key| self.template_takes(key, n))
             .collect();
         if keys.len() < 2 || given.is_empty() {
             return None;

@@ -393,25 +393,12 @@ fn parse_preprocessed_at(
         32
     };
     p.enums = enum_targs::scan_enums(&tokens);
-    if p.hip {
-        // HIP's device `warpSize` is a constexpr of the target's wave size through ROCm 6 (the
-        // HIP version modelled is 6.2, docs/kernels.md; ROCm 7.0 made it a run-time value,
-        // ROCm/apex PR 231): vLLM's `#define WARP_SIZE warpSize` on ROCm sizes arrays and
-        // template arguments with it (`constexpr int lanes = (N + WARP_SIZE - 1) / WARP_SIZE;`).
-        // CUDA's `warpSize` is a built-in variable, no constant (CUDA C++ Programming Guide,
-        // "Built-in Variables").
-        let at = tokens.first().map_or(Span { line: 1, col: 1 }, |t| Span {
-            line: t.line,
-            col: t.col,
-        });
-        let wave = Expr::new(
-            ExprKind::Int {
-                value: u64::from(p.wave),
-                unsigned: false,
-                long: false,
-            },
-            at,
-        );
+    // HIP's device `warpSize` is a constant expression ([`Parser::hip_warp_size`]).
+    let at = tokens.first().map_or(Span { line: 1, col: 1 }, |t| Span {
+        line: t.line,
+        col: t.col,
+    });
+    if let Some(wave) = p.hip_warp_size(at) {
         p.consts.insert("warpSize".to_string(), wave);
     }
     if p.cuda {

@@ -124,16 +124,7 @@ impl Parser<'_> {
             .map_or(Scalar::I32, |t| t.scalar.promote());
         let (sel_at, fell_at, hit_at) = (self.syn_span(at), self.syn_span(at), self.syn_span(at));
         let ident = |name: &str, span: Span| Expr::new(ExprKind::Ident(name.to_string()), span);
-        let int = |v: u64| {
-            Expr::new(
-                ExprKind::Int {
-                    value: v,
-                    unsigned: false,
-                    long: false,
-                },
-                at,
-            )
-        };
+        let int = |v: u64| super::cg_lower::int_lit(at, v);
         let stmt = |kind: StmtKind| Stmt {
             kind,
             span: at,

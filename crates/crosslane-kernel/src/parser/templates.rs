@@ -1108,26 +1108,16 @@ impl Parser<'_> {
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.constexpr_fns = self.constexpr_fns.clone();
-        // `template <typename T, int numLanes = warpSize>` (vLLM on ROCm): HIP's device
-        // `warpSize` is a constexpr of the target's wave size through ROCm 6 (the HIP version
-        // modelled is 6.2, docs/kernels.md); ROCm 7.0 made it a run-time value (ROCm/apex
-        // PR 231, "In ROCm 7.0, the warpSize variable is no longer constexpr"). CUDA's
-        // `warpSize` is a built-in variable, no constant (CUDA C++ Programming Guide,
-        // "Built-in Variables"), so there the default stays unread.
-        if self.hip && !self.consts.contains_key("warpSize") {
-            let at = slice[0].clone();
-            let wave = Expr::new(
-                ExprKind::Int {
-                    value: u64::from(self.wave),
-                    unsigned: false,
-                    long: false,
-                },
-                Span {
-                    line: at.line,
-                    col: at.col,
-                },
-            );
-            sub.consts.insert("warpSize".to_string(), wave);
+        // `template <typename T, int numLanes = warpSize>` (vLLM on ROCm): HIP's `warpSize`
+        // is a constant ([`Parser::hip_warp_size`]); CUDA's default stays unread.
+        if !self.consts.contains_key("warpSize") {
+            let at = Span {
+                line: slice[0].line,
+                col: slice[0].col,
+            };
+            if let Some(wave) = self.hip_warp_size(at) {
+                sub.consts.insert("warpSize".to_string(), wave);
+            }
         }
         let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
         bind_template_args(&mut sub, &ps, &args);
