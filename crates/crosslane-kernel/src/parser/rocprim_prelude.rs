@@ -14,7 +14,9 @@
 //!   (thread 0 from none, or from `init` / the callback's prefix);
 //! - `block_reduce<…, Algorithm>`: `using_warp_reduce`, `raking_reduce` and
 //!   `raking_reduce_commutative_only` are hipCUB's `BLOCK_REDUCE_WARP_REDUCTIONS`,
-//!   `BLOCK_REDUCE_RAKING` and `BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY`;
+//!   `BLOCK_REDUCE_RAKING` and `BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY`; the items overload
+//!   (`reduce(T (&)[ItemsPerThread], T&[, storage][, op])`) folds each thread's items left to
+//!   right first, as rocPRIM's thread reduction does, then reduces those partials;
 //! - `block_load` / `block_store<T, X, ItemsPerThread, Method>` (`load(ptr, items[, valid[,
 //!   oob_default]][, storage])`, `store(ptr, items[, valid][, storage])`) and the direct
 //!   functions `block_load_direct_blocked` / `_striped<X>`, `block_store_direct_blocked` /
@@ -69,6 +71,12 @@ struct block_scan_storage { };
 struct block_load_storage { };
 struct block_store_storage { };
 struct block_exchange_storage { };
+template <class T, unsigned int N, class Op>
+__device__ T thread_reduce(T (&input)[N], Op op) {
+  T partial = input[0];
+  for (unsigned int i = 1; i < N; ++i) partial = op(partial, input[i]);
+  return partial;
+}
 template <class T, unsigned int X, block_reduce_algorithm A, unsigned int Y, unsigned int Z, class Op>
 __device__ T block_reduce_run(T input, Op op) {
   if constexpr (A == block_reduce_algorithm::raking_reduce) {
@@ -384,6 +392,14 @@ struct block_reduce {
   template <class Op = plus<T>>
   __device__ void reduce(T input, T& output, unsigned int valid_items, Op op = Op()) {
     output = detail::block_reduce_valid<T, BlockSizeX, Algorithm, BlockSizeY, BlockSizeZ>(input, valid_items, op);
+  }
+  template <unsigned int ItemsPerThread, class Op = plus<T>>
+  __device__ void reduce(T (&input)[ItemsPerThread], T& output, detail::block_reduce_storage& storage, Op op = Op()) {
+    output = detail::block_reduce_run<T, BlockSizeX, Algorithm, BlockSizeY, BlockSizeZ>(detail::thread_reduce<T, ItemsPerThread>(input, op), op);
+  }
+  template <unsigned int ItemsPerThread, class Op = plus<T>>
+  __device__ void reduce(T (&input)[ItemsPerThread], T& output, Op op = Op()) {
+    output = detail::block_reduce_run<T, BlockSizeX, Algorithm, BlockSizeY, BlockSizeZ>(detail::thread_reduce<T, ItemsPerThread>(input, op), op);
   }
 };
 template <class T, unsigned int BlockSizeX, block_scan_algorithm Algorithm = block_scan_algorithm::using_warp_scan, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>

@@ -413,3 +413,43 @@ fn hip_warp_size_is_a_constant_of_the_wave() {
         assert_eq!(ints(&t, "out"), vec![Some(98176)], "wave {lanes}");
     }
 }
+
+/// `rocprim::block_reduce::reduce` over each thread's items (`T (&)[ItemsPerThread]`), with
+/// and without a storage argument, the shape of rocPRIM's block-sum example: each thread
+/// folds its items, the block reduces the partials, thread 0 holds the result.
+const BLOCK_REDUCE_ITEMS: &str = "\
+#include <hip/hip_runtime.h>
+#include <rocprim/rocprim.hpp>
+__global__ void k(const int* in, int* out) {
+  using block_reduce = rocprim::block_reduce<int, 64>;
+  __shared__ block_reduce::storage_type storage;
+  int items[2];
+  items[0] = in[threadIdx.x * 2];
+  items[1] = in[threadIdx.x * 2 + 1];
+  int sum;
+  block_reduce{}.reduce(items, sum, rocprim::plus<int>());
+  int top;
+  block_reduce().reduce(items, top, storage, rocprim::maximum<int>());
+  if (threadIdx.x == 0) { out[0] = sum; out[1] = top; }
+}
+int main() {
+  int h[128];
+  for (int i = 0; i < 128; i++) h[i] = (i * 7) % 11;
+  int *d, *o;
+  hipMalloc(&d, 128 * sizeof(int));
+  hipMalloc(&o, 2 * sizeof(int));
+  hipMemcpy(d, h, 128 * sizeof(int), hipMemcpyHostToDevice);
+  k<<<1, 64>>>(d, o);
+}
+";
+
+#[test]
+fn rocprim_block_reduce_over_items_per_thread() {
+    // Python: a = [(i*7) % 11 for i in range(128)]; sum(a) == 642, max(a) == 10.
+    let a: Vec<i128> = (0..128).map(|i| (i * 7) % 11).collect();
+    assert_eq!(a.iter().sum::<i128>(), 642);
+    for lanes in [64, 32] {
+        let t = run_finished(BLOCK_REDUCE_ITEMS, hip(lanes));
+        assert_eq!(ints(&t, "out"), vec![Some(642), Some(10)], "{lanes} lanes");
+    }
+}
