@@ -90,6 +90,7 @@ mod cub_scan;
 mod cub_scan_items;
 mod cub_segmented;
 mod cub_sort;
+mod cub_traits;
 mod cub_union;
 mod cub_warp_load;
 mod cuda_std;
@@ -321,6 +322,8 @@ fn parse_preprocessed_at(
     pre.tokens = rocprim_lib::rocprim_lib(rocprim_shuffle::rocprim_shuffles(std::mem::take(
         &mut pre.tokens,
     )));
+    // `cub::Traits<T>` declared before a source that names it ([`cub_traits`]).
+    pre.tokens = cub_traits::cub_traits(std::mem::take(&mut pre.tokens));
     // `auto op = hipcub::Sum();` written out at its uses ([`cub_functor_vars`]).
     pre.tokens = cub_functor_vars::cub_functor_vars(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.

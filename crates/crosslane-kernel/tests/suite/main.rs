@@ -44,6 +44,7 @@ mod kernel_cub_items;
 mod kernel_cub_load;
 mod kernel_cub_local_storage;
 mod kernel_cub_prefix;
+mod kernel_cub_traits_structs;
 mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_forms_r4;

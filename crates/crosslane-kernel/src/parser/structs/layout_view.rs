@@ -1,7 +1,11 @@
 //! A pointer to a struct of `N` same-typed scalars made from a pointer to those scalars or to
 //! a vector of them: `reinterpret_cast<Vec4*>(float4_ptr)`, `(Vec4*)float_ptr` with `struct
 //! Vec4 { float x, y, z, w; }`, the vectorized-load shape of inference code; or from a pointer
-//! to another struct of the same shape.
+//! to another struct of the same shape; or from a byte pointer (`reinterpret_cast<Half4*>(
+//! int8_ptr + off)`, `(Vec4*)(uint8_ptr + off)`): the bytes read and written as `T` cells
+//! (little-endian, [`crate::reinterpret`]), an access at an offset that is no multiple of
+//! `T`'s alignment undefined (CUDA C++ Programming Guide, "Device Memory Accesses": an access
+//! to a misaligned address is undefined) as the engine's typed views of bytes make it.
 //!
 //! C++17 [class.mem]/22–23 (two standard-layout structs with the same member types in order
 //! are layout-compatible), [class.mem]/26 (the first member is at the struct's address),
@@ -76,10 +80,16 @@ impl Parser<'_> {
         let Some(pointee) = self.pointee_type(inner) else {
             return Ok(None);
         };
-        if pointee.scalar != elem.scalar {
+        // A byte buffer (`uint8_t*`, `int8_t*`, `char*`) viewed as the struct: its bytes read
+        // as `T` cells ([`crate::reinterpret`]: little-endian, a misaligned `T` access
+        // undefined as the engine's typed views of bytes make it), then the `N`-cell stride.
+        let bytes = pointee.lanes == 1
+            && matches!(pointee.scalar, Scalar::I8 | Scalar::U8)
+            && !matches!(elem.scalar, Scalar::I8 | Scalar::U8);
+        if pointee.scalar != elem.scalar && !bytes {
             return Ok(None);
         }
-        let q = if pointee.lanes > 1 {
+        let q = if pointee.lanes > 1 || bytes {
             // The vector buffer's cells as scalars ([`crate::reinterpret`]).
             Expr::new(ExprKind::Cast(Ty::Ptr(elem), Box::new(inner.clone())), span)
         } else {

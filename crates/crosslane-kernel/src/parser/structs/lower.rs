@@ -211,7 +211,22 @@ impl Parser<'_> {
                 return self.assign_struct(&l, &r, &s, span);
             }
             ExprKind::Call(name, args) => return self.lower_call(name, args, span),
-            ExprKind::Index(a, b) => ExprKind::Index(self.lower_box(a)?, self.lower_box(b)?),
+            ExprKind::Index(a, b) => {
+                // `a[i]` of an array of (or pointer to) class objects with a conversion
+                // function, used where a scalar is needed (`a[A] < a[B]`): the element
+                // converts through it ([class.conv.fct]/1, [over.match.oper]/7).
+                let conv = match &a.kind {
+                    ExprKind::Ident(n) => self
+                        .var_struct(n)
+                        .filter(|sv| sv.kind != SKind::Plain)
+                        .is_some_and(|sv| self.has_conversion(&sv.sname)),
+                    _ => false,
+                };
+                if conv {
+                    return self.converted(Expr::new(ExprKind::Index(a, b), span), span);
+                }
+                ExprKind::Index(self.lower_box(a)?, self.lower_box(b)?)
+            }
             ExprKind::Unary(op, b) => ExprKind::Unary(op, self.lower_box(b)?),
             ExprKind::Deref(b) => ExprKind::Deref(self.lower_box(b)?),
             ExprKind::AddrOf(b) => ExprKind::AddrOf(self.lower_box(b)?),

@@ -447,9 +447,12 @@ impl Parser<'_> {
                     "a cast to `{s}*` needs a `{s}*`, a `void*` parameter that the function \
                          casts to `{s}*` (its buffers are `NAME.member`), or, for a struct of \
                          one array member (`T data[N]`), a `T*` or a `T` array, or, for a \
-                         struct of N members of one scalar type `T` without padding, a `T*` \
-                         or a pointer to a vector of `T` (`float4*`); `{s}` and this pointer \
-                         are none of these (their layouts are not compatible)"
+                         struct of N members of one scalar type `T` without padding, a `T*`, \
+                         a pointer to a vector of `T` (`float4*`) or a byte pointer \
+                         (`uint8_t*`, `int8_t*`, `char*`: the bytes read as `T`); `{s}` and \
+                         this pointer are none of these (their layouts are not compatible; a \
+                         struct of mixed member types over bytes is not modelled: view each \
+                         member through its own pointer, `reinterpret_cast<T*>(bytes + off)`)"
                 ),
             )),
         }
