@@ -122,9 +122,10 @@ pub(super) fn cccl_warp(tokens: Vec<Token>) -> Vec<Token> {
     else {
         return tokens;
     };
-    if tokens.windows(2).any(|w| {
-        word(w.first()) == Some("struct") && word(w.get(1)) == Some("warp_shuffle_result")
-    }) {
+    if tokens
+        .windows(2)
+        .any(|w| word(w.first()) == Some("struct") && word(w.get(1)) == Some("warp_shuffle_result"))
+    {
         return tokens;
     }
     let Ok(lexed) = crate::lexer::lex(PRELUDE) else {

@@ -1,5 +1,6 @@
 //! CCCL's `cuda::device::warp_shuffle_idx/up/down/xor` (`<cuda/warp>`; libcu++ extended API,
-//! "warp_shuffle"), the shape of the CUDA C++ Programming Guide's `warp_broadcast_kernel`, and
+//! "warp_shuffle"), the shape of the CUDA C++ Programming Guide's `warp_broadcast_kernel`; an
+//! undeclared name in a default template argument; and
 //! glibc's `__always_inline` on a device function. Expected values derived by hand beside each
 //! test from the documented rules.
 
@@ -52,7 +53,13 @@ __global__ void warp_broadcast_kernel(int* out) {
     let mut want: Vec<i128> = vec![1234; 32];
     want.extend((0..32).map(|t| if t % 16 >= 3 { 10 * (t - 3) } else { 10 * t }));
     want.extend((0..32).map(|t| i128::from(t % 16 >= 3)));
-    want.extend((0..32).map(|t| if t % 8 + 2 < 8 { 10 * (t + 2) + 1 } else { 10 * t }));
+    want.extend((0..32).map(|t| {
+        if t % 8 + 2 < 8 {
+            10 * (t + 2) + 1
+        } else {
+            10 * t
+        }
+    }));
     want.extend((0..32).map(|t| t ^ 1));
     let want: Vec<Option<i128>> = want.into_iter().map(Some).collect();
     assert_eq!(ints(t.buffer("out").unwrap()), want);
@@ -72,7 +79,11 @@ __global__ void k(int* out) {
     let Some(Outcome::Error(e)) = &t.outcome else {
         panic!("{:?}", t.outcome)
     };
-    assert!(e.message.contains("delta must be less than Width"), "{}", e.message);
+    assert!(
+        e.message.contains("delta must be less than Width"),
+        "{}",
+        e.message
+    );
 }
 
 /// glibc's `<sys/cdefs.h>` defines `__always_inline` as `__inline __attribute__
@@ -98,4 +109,49 @@ fn always_inline_and_the_other_inline_spellings_mark_functions() {
         let want: Vec<Option<i128>> = (0..32).map(|t| Some(t ^ 1)).collect();
         assert_eq!(ints(t.buffer("out").unwrap()), want, "{q}");
     }
+}
+
+/// A default template argument naming an identifier nothing declares (a macro never
+/// `#define`d) is reported at that identifier, as a compiler's name lookup fails there
+/// (C++17 [basic.lookup]/1), not as a deduction failure; called with `<>` the same.
+#[test]
+fn an_undeclared_name_in_a_default_template_argument_is_named() {
+    for call in ["wsum(threadIdx.x)", "wsum<>(threadIdx.x)"] {
+        let src = format!(
+            "template <int W = WIDTH_NOT_DEFINED>\n__device__ int wsum(int v) {{\n  \
+             for (int m = W >> 1; m >= 1; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m);\n  \
+             return v;\n}}\n__global__ void k(int* out) {{ out[threadIdx.x] = {call}; }}\n"
+        );
+        let e = run_kernel(&src, config(32, 32)).expect_err("an undeclared default");
+        assert_eq!((e.line, e.col), (1, 19), "{call}: {}", e.message);
+        assert!(
+            e.message.starts_with("`WIDTH_NOT_DEFINED` is not declared"),
+            "{call}: {}",
+            e.message
+        );
+    }
+}
+
+/// A PTX scope opened in one `asm` statement and closed in another (PTX ISA, "Statements": the
+/// braces scope the registers declared inside) is refused naming what it is, at the statement
+/// that opens it, and saying what to write instead.
+#[test]
+fn a_ptx_scope_split_across_asm_statements_is_named() {
+    let src = r#"
+__device__ unsigned twice(unsigned v) {
+  asm("{ .reg .u32 t; ");
+  asm("add.u32 t, %0, %0; mov.u32 %0, t;" : "+r"(v));
+  asm("}");
+  return v;
+}
+__global__ void k(unsigned* out) { out[threadIdx.x] = twice(threadIdx.x); }
+"#;
+    let e = run_kernel(src, config(32, 32)).expect_err("a split PTX scope");
+    assert_eq!(e.line, 3, "{}", e.message);
+    assert!(
+        e.message
+            .contains("a PTX scope split across `asm` statements"),
+        "{}",
+        e.message
+    );
 }
