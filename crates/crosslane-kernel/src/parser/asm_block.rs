@@ -690,6 +690,25 @@ impl Parser<'_> {
             .strip_prefix('{')
             .and_then(|b| b.trim_end().strip_suffix('}'))
         else {
+            // `asm("{ .reg .u32 t; ");` … `asm("}");`: a PTX scope (PTX ISA, "Statements":
+            // `{ }` groups statements and scopes the registers declared in it) whose braces
+            // balance only across several `asm` statements.
+            let opens = body.matches('{').count();
+            let closes = body.matches('}').count();
+            if opens != closes {
+                let which = if opens > closes {
+                    "opens a PTX scope `{` that no `}` of this statement closes"
+                } else {
+                    "closes a PTX scope `}` that this statement did not open"
+                };
+                return refuse(format!(
+                    "this `asm` {which}: a PTX scope split across `asm` statements (registers \
+                     declared in one statement and used by the next) is not emulated; write \
+                     the scope in one `asm` statement, its `.reg` declarations, instructions \
+                     and closing `}}` together (a loop of `asm` statements unrolled into the \
+                     one template, or each statement its own `{{ .reg …; …; }}`)"
+                ));
+            }
             return refuse(
                 "an inline PTX block is one `{ … }` holding its instructions (nested braces are \
                  not emulated)"

@@ -86,7 +86,7 @@ impl Parser<'_> {
             self.bump();
         }
         // Function specifiers say a function follows.
-        if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "inline" | "__forceinline__" | "__noinline__" | "__host__" | "__global__" | "constexpr" | "const" | "extern" | "template" | "auto"))
+        if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "inline" | "__inline__" | "__inline" | "__forceinline__" | "__noinline__" | "__host__" | "__global__" | "constexpr" | "const" | "extern" | "template" | "auto"))
         {
             restore(self);
             return Ok(None);

@@ -46,6 +46,7 @@ mod atomic_ref;
 mod attributes;
 mod bit_cast;
 mod build;
+mod cccl_warp;
 mod cg;
 mod cg_any;
 mod cg_async;
@@ -324,6 +325,10 @@ fn parse_preprocessed_at(
     )));
     // `cub::Traits<T>` declared before a source that names it ([`cub_traits`]).
     pre.tokens = cub_traits::cub_traits(std::mem::take(&mut pre.tokens));
+    // CCCL's `cuda::device::warp_shuffle_*` declared before the source ([`cccl_warp`]).
+    if dialect == crosslane_core::Dialect::Cuda {
+        pre.tokens = cccl_warp::cccl_warp(std::mem::take(&mut pre.tokens));
+    }
     // `auto op = hipcub::Sum();` written out at its uses ([`cub_functor_vars`]).
     pre.tokens = cub_functor_vars::cub_functor_vars(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.

@@ -262,6 +262,8 @@ fn declaration_start(out: &[Token]) -> bool {
                     | "register"
                     | "constexpr"
                     | "inline"
+                    | "__inline__"
+                    | "__inline"
                     | "__shared__"
                     | "__device__"
                     | "__constant__"

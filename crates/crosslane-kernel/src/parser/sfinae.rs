@@ -35,6 +35,8 @@ const SPECIFIERS: &[&str] = &[
     "__forceinline__",
     "__noinline__",
     "inline",
+    "__inline__",
+    "__inline",
     "static",
     "constexpr",
 ];

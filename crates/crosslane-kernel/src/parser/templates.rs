@@ -942,6 +942,30 @@ impl Parser<'_> {
                 })?;
             }
             if bound[k].is_none() {
+                // `template <int W = WIDTH_NOT_DEFINED>`: the default names nothing declared
+                // (an undefined macro), which a compiler reports at the name ([basic.lookup]/1)
+                // rather than as a deduction failure.
+                if let Some(t) = p
+                    .default
+                    .as_deref()
+                    .and_then(|d| self.undeclared_in_default(d, &params[..k]))
+                {
+                    let w = match &t.tok {
+                        Tok::Ident(w) => w.clone(),
+                        _ => String::new(),
+                    };
+                    return Err(KernelError::new(
+                        t.line,
+                        t.col,
+                        format!(
+                            "`{w}` is not declared: the default argument of template parameter \
+                             `{}` of `{name}` names it, and nothing before it in this file \
+                             declares it (a macro no `#define` gives?); declare or `#define` it \
+                             (CLI `-D {w}=…`), or give `{}` explicitly (`{name}<…>(…)`)",
+                            p.name, p.name
+                        ),
+                    ));
+                }
                 return Err(KernelError::new(
                     at.line,
                     at.col,
@@ -1440,6 +1464,66 @@ impl Parser<'_> {
             d.instance_of = Some((name.to_string(), bound));
         }
         Ok(mangled)
+    }
+}
+
+impl Parser<'_> {
+    /// The first identifier of a default template argument's tokens that names nothing this
+    /// file declares before it: not an earlier template parameter (`params`), a constant, a
+    /// struct, a type word or a keyword, and not called, qualified or a member (`f(…)`,
+    /// `S::v`, `a.b`, `X<…>`, which other lookups judge). `None` when every name is known.
+    fn undeclared_in_default<'t>(
+        &self,
+        default: &'t [Token],
+        params: &[super::targs::TParam],
+    ) -> Option<&'t Token> {
+        const KNOWN_WORDS: &[&str] = &[
+            "sizeof",
+            "alignof",
+            "true",
+            "false",
+            "nullptr",
+            "decltype",
+            "typename",
+            "warpSize",
+            "const",
+            "unsigned",
+            "signed",
+            "int",
+            "long",
+            "short",
+            "char",
+            "float",
+            "double",
+            "bool",
+            "void",
+            "auto",
+            "static_cast",
+            "std",
+            "cuda",
+        ];
+        let punct = |j: usize, p: &str| {
+            default
+                .get(j)
+                .is_some_and(|t| matches!(&t.tok, Tok::Punct(q) if *q == p))
+        };
+        default
+            .iter()
+            .enumerate()
+            .find(|(j, t)| {
+                let Tok::Ident(w) = &t.tok else { return false };
+                let used_otherwise = ["(", "<", "::"].iter().any(|p| punct(j + 1, p))
+                    || (*j > 0 && [".", "::", "->"].iter().any(|p| punct(j - 1, p)));
+                !used_otherwise
+                    && !KNOWN_WORDS.contains(&w.as_str())
+                    && !params.iter().any(|p| &p.name == w)
+                    && !self.consts.contains_key(w)
+                    && !self.structs.contains_key(w)
+                    && !self.aliases.contains_key(w)
+                    && !super::types::TYPE_WORDS.contains(&w.as_str())
+                    && !super::types::QUALIFIERS.contains(&w.as_str())
+            })
+            .map(|(_, t)| t)
     }
 }
 

@@ -13,6 +13,9 @@ pub(super) const QUALIFIERS: &[&str] = &[
     "static",
     "inline",
     "__inline__",
+    // GNU C's alternate keyword for `inline` (GCC manual, "Alternate Keywords"), which glibc's
+    // `__always_inline` expands to.
+    "__inline",
     "__forceinline__",
     "__noinline__",
     "__device__",

@@ -62,6 +62,15 @@ pub fn amd_target(
     })
 }
 
+/// glibc's `<sys/cdefs.h>` (which `<stdio.h>` and every other C library header include, and
+/// which nvcc and hipcc bring in through their host headers on Linux): `#define __always_inline
+/// __inline __attribute__ ((__always_inline__))`, written on device functions
+/// (`__device__ __always_inline int f(…)`). An inlining hint; it changes no value.
+const GLIBC_ALWAYS_INLINE: (&str, &str) = (
+    "__always_inline",
+    "__inline __attribute__((__always_inline__))",
+);
+
 /// CUDA's pipeline primitives as the copies they complete into (see [`predefined`]).
 const PIPELINE_MACROS: [(&str, &str); 3] = [
     (
@@ -128,6 +137,7 @@ pub fn predefined(
             for (n, v) in PIPELINE_MACROS {
                 def(n, v.to_string());
             }
+            def(GLIBC_ALWAYS_INLINE.0, GLIBC_ALWAYS_INLINE.1.into());
         }
         Dialect::Hip | Dialect::Amdgcn => {
             def("__HIPCC__", "1".into());
@@ -149,6 +159,7 @@ pub fn predefined(
             for (k, n) in crate::atomics::SCOPES.iter().enumerate() {
                 def(n, (k + 1).to_string());
             }
+            def(GLIBC_ALWAYS_INLINE.0, GLIBC_ALWAYS_INLINE.1.into());
             if dialect == Dialect::Hip {
                 // hip_runtime.h's legacy spellings of the built-in index variables.
                 for (prefix, var) in HIP_INDEX_MACROS {

@@ -480,3 +480,22 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert_eq!(ints(&t, "outu"), want_u);
     assert_eq!(ints(&t, "outz"), want_z);
 }
+
+/// Two structs of one layout are two types (WGSL § Structure Types: a declaration names a new
+/// type); each binding's header names its own, `b : B` as `B`, not the first of that layout.
+#[test]
+fn a_binding_names_its_own_struct_when_two_share_a_layout() {
+    let src = "struct A { v: array<vec4<f32>> }\nstruct B { v: array<vec4<f32>> }\n\
+               @group(0) @binding(0) var<storage, read> a: A;\n\
+               @group(0) @binding(1) var<storage, read_write> b: B;\n\
+               @compute @workgroup_size(1)\nfn main() { b.v[0] = a.v[0]; }\n";
+    let p = prepare(src, &config()).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = ["a", "b"]
+        .iter()
+        .map(|n| {
+            let b = p.bindings.iter().find(|b| b.name == *n).unwrap();
+            b.wgsl_elem.as_str()
+        })
+        .collect();
+    assert_eq!(names, ["A", "B"]);
+}

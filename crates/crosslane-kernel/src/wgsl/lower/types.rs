@@ -407,7 +407,9 @@ pub(super) fn elem_of(
     module: &naga::Module,
     ty: Handle<naga::Type>,
 ) -> Result<(ValTy, Count, String), String> {
-    let scalar = |inner: &TypeInner| -> Result<(ValTy, String), String> {
+    // `own`: the name of the type handle read (`b : B`), so two structs of one layout keep
+    // their own names; else the first type of that layout's.
+    let scalar = |inner: &TypeInner, own: Option<String>| -> Result<(ValTy, String), String> {
         match inner {
             TypeInner::Scalar(s) => scalar_of(*s)
                 .map(|k| (ValTy::scalar(k), wgsl_scalar_name(*s)))
@@ -433,11 +435,14 @@ pub(super) fn elem_of(
             // A struct, a matrix or an array held flat: its cells as WGSL lays out its bytes.
             TypeInner::Struct { .. } | TypeInner::Matrix { .. } | TypeInner::Array { .. } => {
                 let sc = cell_scalar(module, inner)?;
-                let name = module
-                    .types
-                    .iter()
-                    .find(|(_, t)| &t.inner == inner)
-                    .and_then(|(_, t)| t.name.clone())
+                let name = own
+                    .or_else(|| {
+                        module
+                            .types
+                            .iter()
+                            .find(|(_, t)| &t.inner == inner)
+                            .and_then(|(_, t)| t.name.clone())
+                    })
                     .unwrap_or_else(|| wgsl_type_name(module, inner));
                 scalar_of(sc)
                     .map(|k| (ValTy::scalar(k), name))
@@ -454,7 +459,7 @@ pub(super) fn elem_of(
             wgsl_type_name(module, t),
         )),
         TypeInner::Array { base, size, .. } => {
-            let (e, n) = scalar(&module.types[*base].inner)?;
+            let (e, n) = scalar(&module.types[*base].inner, module.types[*base].name.clone())?;
             let count = match size {
                 ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
                 ArraySize::Dynamic => Count::Runtime,
@@ -463,7 +468,7 @@ pub(super) fn elem_of(
             };
             Ok((e, count, n))
         }
-        other => scalar(other).map(|(e, n)| (e, Count::Scalar, n)),
+        other => scalar(other, module.types[ty].name.clone()).map(|(e, n)| (e, Count::Scalar, n)),
     }
 }
 
