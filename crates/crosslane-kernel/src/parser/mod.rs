@@ -184,6 +184,7 @@ mod switch;
 mod swizzle;
 mod symbol_range;
 mod sync_vote;
+mod targ_undeclared;
 mod targs;
 mod template_entry;
 mod templates;
