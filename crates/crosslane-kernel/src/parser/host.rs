@@ -483,6 +483,10 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `tmp::static_switch<std::array{…}>(v, [&]<int B>() { … });` (`host_static_switch`).
+        if let Some(next) = self.host_static_switch(st, k, close) {
+            return next;
+        }
         // `(void)hipMalloc(&p, n);`: a call cast to void to drop its status is still evaluated
         // (C++17 [expr.static.cast]/6, the operand is a discarded-value expression), so it is
         // read as the call itself.

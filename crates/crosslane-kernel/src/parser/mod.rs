@@ -134,6 +134,7 @@ mod host_range_for;
 mod host_recur;
 mod host_sizeof;
 mod host_state;
+mod host_static_switch;
 mod host_switch;
 mod host_template_launch;
 mod host_text;
