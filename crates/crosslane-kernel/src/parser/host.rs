@@ -762,7 +762,7 @@ impl Parser<'_> {
                             || (k >= 2 && ident(k - 2) == Some("HipTest"))) =>
                 {
                     if let Some(c) = self.closing(k + 1) {
-                        let parts = split_commas(toks, k + 2, c);
+                        let parts = self.ggl_parts(split_commas(toks, k + 2, c));
                         if parts.len() >= 5 {
                             let (a, b) = parts[0];
                             // `HIP_KERNEL_NAME(k)` or `k`.

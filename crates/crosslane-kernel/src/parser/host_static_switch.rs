@@ -137,4 +137,43 @@ impl Parser<'_> {
                 && matches!(toks[i - 1].tok, Tok::Punct("."))
         })
     }
+
+    /// `hipLaunchKernelGGL(k<B, W>, …)`'s arguments split at commas, with the kernel's
+    /// template argument list kept whole: with `HIP_TEMPLATE_KERNEL_LAUNCH` defined HIP
+    /// declares `hipLaunchKernelGGL` as a variadic function template rather than a macro
+    /// (`hip_runtime.h`), so `k<B, W>` is one argument (C++17 [temp.names]/3: the `<` after a
+    /// template's name opens its list).
+    pub(super) fn ggl_parts(&self, parts: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+        let toks = self.toks;
+        let Some(&(a, _)) = parts.first() else {
+            return parts;
+        };
+        let opens = (a..a + 3).find(|&i| {
+            matches!(toks.get(i).map(|t| &t.tok), Some(Tok::Ident(n)) if self.templates.contains_key(n))
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
+        });
+        if opens.is_none() {
+            return parts;
+        }
+        let mut depth = 0i64;
+        for (n, &(pa, pb)) in parts.iter().enumerate() {
+            for t in &toks[pa..pb] {
+                match t.tok {
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => depth -= 1,
+                    Tok::Punct(">>") => depth -= 2,
+                    _ => {}
+                }
+            }
+            if depth <= 0 {
+                if n == 0 {
+                    return parts;
+                }
+                let mut out = vec![(a, pb)];
+                out.extend_from_slice(&parts[n + 1..]);
+                return out;
+            }
+        }
+        parts
+    }
 }
