@@ -7,13 +7,15 @@
 //! constant (C++20 [expr.prim.lambda.closure]/3: a generic lambda's call operator is a member
 //! function template, instantiated with the explicit argument `<Range[I]>`; the `[&]` capture
 //! makes its names the caller's). No constant matching: the switch calls nothing. The value
-//! unknown: the call is left to the other readers (a warning names the launch not read).
+//! unknown: nothing inside is read, and a warning names the launch left out.
 
 use super::const_eval::HostVal;
 use super::host::HostState;
 use super::host_text::split_commas;
 use super::Parser;
+use crate::ast::Span;
 use crate::lexer::Tok;
+use crosslane_core::result::Level;
 
 /// Most constants read in one switch's list.
 const MAX_CHOICES: usize = 256;
@@ -104,9 +106,28 @@ impl Parser<'_> {
         }
         let body = (after + 2..lb).find(|&b| matches!(tok(b), Some(Tok::Punct("{"))))?;
         let body_end = self.closing(body).filter(|&c| c + 1 == lb)?;
-        let value = match self.host_value(st, va, vb)? {
-            HostVal::Int(v) | HostVal::Typed(v, _) => v,
-            _ => return None,
+        let value = match self.host_value(st, va, vb) {
+            Some(HostVal::Int(v) | HostVal::Typed(v, _)) => v,
+            _ => {
+                // Said, so that the launches inside are never left out silently.
+                if super::host::launches_in(&toks[body..body_end]) {
+                    let text = super::host::source_text(&toks[va..vb]);
+                    self.diag(
+                        Span {
+                            line: toks[k].line,
+                            col: toks[k].col,
+                        },
+                        Level::Warning,
+                        format!(
+                            "the launch inside this `{name}` is not read, so the run leaves it \
+                             out: the value it switches on, `{text}`, has no constant value in \
+                             host code (set the kernel's template arguments with --entry)"
+                        ),
+                        super::host_template_launch::UNREAD_LAUNCH_RULE,
+                    );
+                }
+                return Some(shut + 2);
+            }
         };
         if let Some(&c) = choices.iter().find(|&&c| c == value) {
             let saved = st.env.insert(param.clone(), HostVal::Int(c));
