@@ -103,10 +103,9 @@ fn rewrite_one(toks: &[Token]) -> Option<Vec<Token>> {
         }
         let params_end = close_of(toks, p)?;
         // `-> R` and specifiers up to the body.
-        let body = (params_end + 1..toks.len().min(params_end + 32))
-            .find(|&i| punct(toks.get(i), "{"))?;
-        if (params_end + 1..body).any(|i| matches!(toks[i].tok, Tok::Punct(";" | "(" | "=")))
-        {
+        let body =
+            (params_end + 1..toks.len().min(params_end + 32)).find(|&i| punct(toks.get(i), "{"))?;
+        if (params_end + 1..body).any(|i| matches!(toks[i].tok, Tok::Punct(";" | "(" | "="))) {
             continue;
         }
         let body_end = close_of(toks, body)?;

@@ -101,7 +101,9 @@ impl Parser<'_> {
             }
             _ => return None,
         };
-        if !matches!(tok(after), Some(Tok::Punct("("))) || !matches!(tok(after + 1), Some(Tok::Punct(")"))) {
+        if !matches!(tok(after), Some(Tok::Punct("(")))
+            || !matches!(tok(after + 1), Some(Tok::Punct(")")))
+        {
             return None;
         }
         let body = (after + 2..lb).find(|&b| matches!(tok(b), Some(Tok::Punct("{"))))?;

@@ -71,10 +71,7 @@ fn static_switch_launches_the_instance_of_the_matching_block_size() {
     let src = SWITCHED.replace("THREADS", "128");
     let t = run_finished(&src, hip(64));
     no_errors(&t);
-    assert_eq!(
-        ints(&t, "dst"),
-        vec![Some(64128), Some(128128), None, None]
-    );
+    assert_eq!(ints(&t, "dst"), vec![Some(64128), Some(128128), None, None]);
     let t = run_finished(&src, hip(32));
     no_errors(&t);
     assert_eq!(
