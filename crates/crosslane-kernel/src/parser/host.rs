@@ -483,6 +483,10 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `tmp::static_switch<std::array{…}>(v, [&]<int B>() { … });` (`host_static_switch`).
+        if let Some(next) = self.host_static_switch(st, k, close) {
+            return next;
+        }
         // `(void)hipMalloc(&p, n);`: a call cast to void to drop its status is still evaluated
         // (C++17 [expr.static.cast]/6, the operand is a discarded-value expression), so it is
         // read as the call itself.
@@ -758,7 +762,7 @@ impl Parser<'_> {
                             || (k >= 2 && ident(k - 2) == Some("HipTest"))) =>
                 {
                     if let Some(c) = self.closing(k + 1) {
-                        let parts = split_commas(toks, k + 2, c);
+                        let parts = self.ggl_parts(split_commas(toks, k + 2, c));
                         if parts.len() >= 5 {
                             let (a, b) = parts[0];
                             // `HIP_KERNEL_NAME(k)` or `k`.

@@ -187,6 +187,17 @@ impl Parser<'_> {
             }
         }
         self.skip_lambda_words();
+        // `[&]<int N>() { … }` (C++20 [expr.prim.lambda]/1: a template parameter list after
+        // the introducer), called as `f.template operator()<4>()`: not read in device code.
+        if self.is_punct("<") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a lambda with a template parameter list (`[&]<int N>() { … }`, C++20) is not \
+                 supported in device code; write the body for each constant it is called with \
+                 (or a function template `template <int N> __device__ void f(…)`)",
+            ));
+        }
         if self.is_punct("(") {
             // `auto` parameters make a generic lambda: a call operator template
             // ([`super::lambda_generic`]).

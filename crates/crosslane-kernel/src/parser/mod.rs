@@ -71,6 +71,7 @@ mod const_struct;
 mod crtp;
 mod deduce_class;
 mod deferred_types;
+mod device_lambda;
 mod device_vars;
 pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
@@ -136,6 +137,7 @@ mod host_range_for;
 mod host_recur;
 mod host_sizeof;
 mod host_state;
+mod host_static_switch;
 mod host_switch;
 mod host_template_launch;
 mod host_text;
@@ -380,7 +382,7 @@ fn parse_preprocessed_at(
     let tokens = crtp::crtp(alias_templates::alias_templates(int_seq::int_seq(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
-    let tokens = ptr_alias::pointer_aliases(tokens);
+    let tokens = ptr_alias::pointer_aliases(device_lambda::device_lambdas(tokens));
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(std_fns::std_move(
         cuda_std::cuda_std(tokens),
     ))));

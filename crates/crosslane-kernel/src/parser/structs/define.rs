@@ -213,6 +213,18 @@ impl Parser<'_> {
             if self.auto_static_member(is_static, &sname, &mut consts)? {
                 continue;
             }
+            // `auto operator()(…) const { … }`, `auto f(…) -> T`: a member function whose
+            // return type its body (or `-> T`) gives ([dcl.spec.auto]/2), read as the others.
+            if self.is_word("auto")
+                && (matches!(self.peek(1), Tok::Ident(w) if w == "operator")
+                    || (matches!(self.peek(1), Tok::Ident(_))
+                        && matches!(self.peek(2), Tok::Punct("("))))
+            {
+                self.pos = start;
+                methods.push(start);
+                self.skip_member_function()?;
+                continue;
+            }
             let field_ty = if let Some(s) = self.struct_type()? {
                 FieldTy::Struct(s)
             } else {
