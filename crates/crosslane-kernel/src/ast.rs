@@ -497,6 +497,10 @@ pub struct Function {
     /// Default arguments by parameter name (`int width = warpSize`): a call that leaves out
     /// trailing arguments gets these (C++17 [dcl.fct.default]/1), evaluated at the call.
     pub defaults: Vec<(String, Expr)>,
+    /// The source positions (counted from 0) of by-value parameters of a class without data
+    /// members (a stateless functor, `Op op`): they take no [`Param`], so a launch's arguments
+    /// skip their slots when they are bound to [`Self::params`].
+    pub empty_params: Vec<usize>,
 }
 
 /// A parsed program: functions, or, for a bare snippet of statements, one implicit kernel.

@@ -35,7 +35,13 @@ pub(crate) fn source_args<'a>(
         }
     }
     let mut out = Vec::new();
-    for (g, a) in groups.into_iter().zip(args) {
+    // A stateless functor's argument (`Op()`) has no parameter to bind.
+    let bound = args
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !f.empty_params.contains(k))
+        .map(|(_, a)| a);
+    for (g, a) in groups.into_iter().zip(bound) {
         let member_of = root(g[0]).is_some();
         out.extend(g.into_iter().map(|p| {
             // A pointer member of a struct passed by value with memory of its own.

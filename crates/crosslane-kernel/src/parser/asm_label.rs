@@ -126,6 +126,7 @@ impl Parser<'_> {
             span: start,
             snippet: false,
             defaults: Vec::new(),
+            empty_params: Vec::new(),
         }))
     }
 }

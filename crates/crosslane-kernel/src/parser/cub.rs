@@ -633,6 +633,7 @@ impl Parser<'_> {
             span: at,
             snippet: false,
             defaults: Vec::new(),
+            empty_params: Vec::new(),
         });
     }
 

@@ -66,6 +66,7 @@ impl Parser<'_> {
                 span: start,
                 snippet: true,
                 defaults: Vec::new(),
+                empty_params: Vec::new(),
             });
         }
         if program.functions.is_empty() && self.templates.is_empty() {
@@ -469,6 +470,7 @@ impl Parser<'_> {
         self.param_copies.clear();
         let at_params = self.span();
         let mut params = self.params()?;
+        let empty_params = std::mem::take(&mut self.empty_params_now);
         let leaf_pending = std::mem::take(&mut self.leaf_pending);
         let copies = std::mem::take(&mut self.param_copies);
         // Overloads of one name ([`super::overload`]): a later declaration with other
@@ -628,6 +630,7 @@ impl Parser<'_> {
             span: start,
             snippet: false,
             defaults,
+            empty_params,
         };
         self.record_constexpr(save, open_params, &f);
         for (param, stride, count) in leaf_pending {
@@ -698,6 +701,7 @@ impl Parser<'_> {
         self.cub_pending.clear();
         let mut slot = 0usize;
         self.void_now.clear();
+        self.empty_params_now.clear();
         let mut index = 0usize;
         self.param_dims.clear();
         self.param_bounds.clear();
@@ -761,7 +765,11 @@ impl Parser<'_> {
                 .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"))
                 || self.is_word("const");
             if let Some(s) = self.struct_type()? {
-                params.extend(self.struct_param(s, is_const, at)?);
+                let leaves = self.struct_param(s, is_const, at)?;
+                if leaves.is_empty() {
+                    self.empty_params_now.push(this_slot);
+                }
+                params.extend(leaves);
                 if self.eat("=") {
                     self.assign_expr()?;
                 }
@@ -783,7 +791,11 @@ impl Parser<'_> {
                     if let Some(s) = self.void_param_struct(&n)? {
                         self.void_now.push((p_index, s.clone()));
                         self.bump();
-                        params.extend(self.struct_param(s, is_const, at)?);
+                        let leaves = self.struct_param(s, is_const, at)?;
+                        if leaves.is_empty() {
+                            self.empty_params_now.push(this_slot);
+                        }
+                        params.extend(leaves);
                         if self.eat(")") {
                             return Ok(params);
                         }

@@ -379,6 +379,7 @@ impl Parser<'_> {
             span: at,
             snippet: false,
             defaults: hidden_defaults,
+            empty_params: Vec::new(),
         });
         let _ = (SKind::Plain, SVar::clone);
         self.node(ExprKind::Call(name, made), at)

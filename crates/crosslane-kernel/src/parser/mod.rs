@@ -821,6 +821,9 @@ struct Parser<'a> {
     /// see `structs::void_ptr`; `void_now` collects the parameter list being read.
     void_params: HashMap<String, Vec<(usize, String)>>,
     void_now: Vec<(usize, String)>,
+    /// The source positions of the parameter list being read whose struct type has no data
+    /// members (`Function::empty_params`).
+    empty_params_now: Vec<usize>,
     /// Statements a lowered expression needs before its statement (temporaries).
     pre: Vec<Stmt>,
     /// Counter of synthesized nodes (each gets its own column past [`crate::ast::SYNTH_COL`]).
@@ -1035,6 +1038,7 @@ impl<'a> Parser<'a> {
             global_vars: std::collections::HashSet::new(),
             void_params: HashMap::new(),
             void_now: Vec::new(),
+            empty_params_now: Vec::new(),
             pre: Vec::new(),
             syn: 0,
             value_unused: false,

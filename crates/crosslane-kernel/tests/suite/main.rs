@@ -63,6 +63,7 @@ mod kernel_dev_forms;
 mod kernel_device_h200;
 mod kernel_device_scope;
 mod kernel_device_var_launches;
+mod kernel_empty_functor_param;
 mod kernel_entry_arity;
 mod kernel_entry_forms;
 mod kernel_errors;

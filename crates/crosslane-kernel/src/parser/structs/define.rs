@@ -1098,6 +1098,7 @@ impl Parser<'_> {
                 span: at,
                 snippet: false,
                 defaults: hidden_defaults,
+                empty_params: Vec::new(),
             })
         })();
         self.scopes.pop();

@@ -528,6 +528,7 @@ pub fn lower(
         span: fn_span,
         snippet: false,
         defaults: Vec::new(),
+        empty_params: Vec::new(),
     };
     Ok(Lowered {
         program: ast::Program {
@@ -995,6 +996,7 @@ impl Lower<'_> {
                 span: at,
                 snippet: false,
                 defaults: Vec::new(),
+                empty_params: Vec::new(),
             });
         }
         Ok(out)
