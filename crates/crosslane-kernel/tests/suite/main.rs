@@ -135,6 +135,7 @@ mod kernel_replay;
 mod kernel_robustness;
 mod kernel_sample_forms;
 mod kernel_seeds;
+mod kernel_shared_window;
 mod kernel_snapshots;
 mod kernel_std_pair;
 mod kernel_struct_blocks;
