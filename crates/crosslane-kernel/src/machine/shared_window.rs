@@ -73,9 +73,9 @@ impl Executor {
                 None => continue,
             };
             let r = if name == CVTA_TO_SHARED {
-                self.to_window(&x, block)
+                self.window_address(&x, block)
             } else {
-                self.from_window(&x, block)
+                self.window_cell(&x, block)
             };
             out[l] = r.map_err(|m| {
                 first_error.get_or_insert_with(|| m.clone());
@@ -89,7 +89,7 @@ impl Executor {
     }
 
     /// A generic pointer's shared-window address.
-    fn to_window(&self, x: &KVal, block: u32) -> Result<KVal, String> {
+    fn window_address(&self, x: &KVal, block: u32) -> Result<KVal, String> {
         let KVal::Ptr { buf, offset, .. } = *x else {
             return Err(format!(
                 "`{CVTA_TO_SHARED}` takes a pointer; this lane's argument is no pointer ({RULE})"
@@ -127,7 +127,7 @@ impl Executor {
     }
 
     /// The `__shared__` cell a shared-window address names.
-    fn from_window(&self, x: &KVal, block: u32) -> Result<KVal, String> {
+    fn window_cell(&self, x: &KVal, block: u32) -> Result<KVal, String> {
         let no_window = |why: &str| {
             format!(
                 "a `.shared` load or store at an address {why}: it names no location of this \
