@@ -113,6 +113,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         crate::machine::async_copy::ASYNC_COPY
         | crate::machine::async_copy::ASYNC_COMMIT
         | crate::machine::async_copy::ASYNC_WAIT => Builtin::Math,
+        n if crate::machine::shared_window::is_call(n) => Builtin::Math,
         n if super::half::is_intrinsic(n)
             || super::fp8::is_intrinsic(n)
             || super::hip_fp8_cvt::is_intrinsic(n)

@@ -586,19 +586,17 @@ impl Compiler {
                 continue;
             }
             let mut bad = None;
-            let b = body.to_mut();
-            alias_deref_stmt(b, &p.name, &mut bad);
-            if let Some(at) = bad {
-                self.fail(
-                    at,
-                    format!(
-                        "`{}` of `{}` points at the local `{x}` (`&{x}`): only `*{}` and `{}[0]` \
-                         are supported on it; take a reference parameter (`T& {}`) instead",
-                        p.name, f.name, p.name, p.name, p.name
-                    ),
-                );
-                return;
+            let mut b = body.as_ref().clone();
+            alias_deref_stmt(&mut b, &p.name, &mut bad);
+            if bad.is_some() {
+                // The body uses the pointer otherwise (`p + i` passed on, a cast, `p[k]`): it
+                // stays a pointer to the local, which lives in per-lane memory because its
+                // address is taken (`addr_taken`), so arithmetic, casts and bounds are those
+                // of a one-element object ([expr.add]/4: `p + 1` is its end, `p[1]` is out of
+                // bounds).
+                continue;
             }
+            *body.to_mut() = b;
             aliases.push((p.name.clone(), slot));
             by_address.push(k);
         }

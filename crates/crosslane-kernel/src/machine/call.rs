@@ -258,6 +258,9 @@ impl Executor {
         if let Some(out) = self.async_copy_call(w, name, args, mask, cx) {
             return out;
         }
+        if let Some(out) = self.shared_window_call(w, e, name, args, mask, cx) {
+            return out;
+        }
         if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
             return out;
         }

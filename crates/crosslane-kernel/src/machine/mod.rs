@@ -19,6 +19,7 @@ mod place;
 pub(crate) mod racecheck;
 mod record;
 pub(crate) mod regs;
+pub(crate) mod shared_window;
 pub(crate) mod special_regs;
 pub(crate) mod spin;
 mod stmt;

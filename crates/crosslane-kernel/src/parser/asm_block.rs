@@ -139,6 +139,84 @@ impl Block<'_> {
     }
 
     /// The register an operand names: `%N` or a declared name.
+    /// A load or store (`parser/asm_mem.rs`'s forms) between the block's registers and the
+    /// memory an address register names: element `j` of `ld.global.v4.u32 {%0, …}, [%4];`
+    /// is `((u32*)%4)[j]`, converted to the destination register's type; a `.shared` address
+    /// is a shared-window one (`crate::machine::shared_window`).
+    fn mem(&self, mnemonic: &str, ops: &[String]) -> Result<Vec<Stmt>, KernelError> {
+        let f = super::asm_mem::decode(mnemonic).map_err(|m| self.err(m))?;
+        self.arity(ops, 2, mnemonic)?;
+        let (regs, addr) = if f.load {
+            (&ops[0], &ops[1])
+        } else {
+            (&ops[1], &ops[0])
+        };
+        let regs: Vec<&str> = match regs.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            Some(inner) => inner.split(',').map(str::trim).collect(),
+            None => vec![regs.as_str()],
+        };
+        if regs.len() != f.lanes {
+            return Err(self.err(format!(
+                "`{mnemonic}` moves {} element(s); the instruction names {}",
+                f.lanes,
+                regs.len()
+            )));
+        }
+        let inner = addr
+            .strip_prefix('[')
+            .and_then(|a| a.strip_suffix(']'))
+            .map(str::trim)
+            .ok_or_else(|| self.err(format!("`{mnemonic}`: the address is written `[r]` here")))?;
+        let (areg, offset) = match inner.split_once('+') {
+            Some((r, n)) => (r.trim(), n.trim().parse::<u64>().ok()),
+            None => (inner, Some(0)),
+        };
+        let size = u64::from(f.elem.bits() / 8);
+        let offset = offset.filter(|n| n % size == 0).ok_or_else(|| {
+            self.err(format!(
+                "`{mnemonic}`: an address offset is a constant multiple of the element's \
+                 {size} bytes here"
+            ))
+        })?;
+        let a = self.register(areg).ok_or_else(|| {
+            self.err(format!("`{mnemonic}`: the address `{areg}` is no register"))
+        })?;
+        let mut base = self.ident(&a.var);
+        if f.shared {
+            base = self.e(ExprKind::Call(
+                crate::machine::shared_window::SHARED_PTR.to_string(),
+                vec![base],
+            ));
+        }
+        let mut out = Vec::new();
+        for (j, r) in regs.iter().enumerate() {
+            let r = self.register(r).ok_or_else(|| {
+                self.err(format!("`{r}` in `{mnemonic}` is no register of the block"))
+            })?;
+            // A `.bN` element is the register's bits: a float register reads the cell as its
+            // own float type of that width.
+            let elem = match r.letter {
+                'f' | 'd' if f.untyped && reg(r.letter).bits() == f.elem.bits() => reg(r.letter),
+                _ => f.elem,
+            };
+            let ptr = self.e(ExprKind::Cast(
+                Ty::Ptr(ValTy::scalar(elem)),
+                Box::new(base.clone()),
+            ));
+            let cell = self.e(ExprKind::Index(
+                Box::new(ptr),
+                Box::new(self.int(offset / size + j as u64)),
+            ));
+            out.push(if f.load {
+                let v = self.cast(reg(r.letter), self.cast(elem, cell));
+                self.assign(self.ident(&r.var), v)
+            } else {
+                self.assign(cell, self.cast(elem, self.ident(&r.var)))
+            });
+        }
+        Ok(out)
+    }
+
     fn register(&self, t: &str) -> Option<&Reg> {
         self.regs.iter().find(|r| r.ptx == t)
     }
@@ -252,6 +330,7 @@ impl Block<'_> {
             {
                 return self.integer(mnemonic, opcode, ty, ops);
             }
+            "ld" | "st" => return self.mem(mnemonic, ops),
             "cvt" if ops.len() == 2 => {
                 let d = self
                     .register(&ops[0])

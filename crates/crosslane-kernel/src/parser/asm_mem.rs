@@ -15,9 +15,13 @@
 //! 16 bits (`.u8`, `.s8`, `.b8`, `.u16`, `.s16`, `.b16`) load into a wider register
 //! zero-extended for `.u`/`.b` and sign-extended for `.s` (PTX ISA, `ld`: "the value is
 //! sign-extended or zero-extended to the size of the destination register" by the type's
-//! signedness), and a store keeps the low bits. Other state spaces (`.shared`, `.local`,
-//! `.param`, `.const`), `ld.release`/`st.acquire` (not PTX) and other types are refused by
-//! name.
+//! signedness), and a store keeps the low bits. `ld.shared`/`st.shared` (also
+//! `.shared::cta`) take a shared-window address (PTX ISA, "State Spaces": the `.shared`
+//! space is the block's shared memory, addressed by its own window), as
+//! `__cvta_generic_to_shared(p)` gives it: the access is the cell of the `__shared__` array
+//! it names (`crate::machine::shared_window`); an address no conversion gave is undefined,
+//! with the reason. Other state spaces (`.shared::cluster`, `.local`, `.param`, `.const`),
+//! `ld.release`/`st.acquire` (not PTX) and other types are refused by name.
 
 use super::asm_cvt::Operand;
 use super::{PResult, Parser};
@@ -50,6 +54,91 @@ fn elem_of(t: &str) -> Option<Scalar> {
     })
 }
 
+/// What a load or store mnemonic says (module doc).
+pub(super) struct MemForm {
+    /// `ld` (else `st`).
+    pub(super) load: bool,
+    /// Elements moved: 1, 2 (`.v2`) or 4 (`.v4`).
+    pub(super) lanes: usize,
+    /// The element type.
+    pub(super) elem: Scalar,
+    /// A `.bN` type: bits, read as the register's own type.
+    pub(super) untyped: bool,
+    /// The `.shared` state space: the address is a shared-window address.
+    pub(super) shared: bool,
+}
+
+/// The qualifiers of the load or store `mnemonic` (`ld.global.nc.v4.u32`).
+///
+/// # Errors
+/// A qualifier or type the module does not list, in words.
+pub(super) fn decode(mnemonic: &str) -> Result<MemForm, String> {
+    let load = mnemonic.starts_with("ld.");
+    let mut lanes = 1usize;
+    let mut elem = None;
+    // A `.bN` type is bits without a number type: the register's own.
+    let mut untyped = false;
+    // `.shared` / `.shared::cta`: the address is a shared-window address
+    // (`crate::machine::shared_window`).
+    let mut shared = false;
+    for q in mnemonic.split('.').skip(1) {
+        match q {
+            "shared" | "shared::cta" if !shared => shared = true,
+            "global" | "nc" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "volatile"
+            | "weak" | "relaxed" | "cta" | "cluster" | "gpu" | "sys" => {}
+            "acquire" if load => {}
+            "release" if !load => {}
+            "acquire" | "release" => {
+                return Err(format!(
+                    "`{mnemonic}`: PTX has no `{}.{q}` (PTX ISA, `ld`/`st`: a load may be \
+                     `.relaxed` or `.acquire`, a store `.relaxed` or `.release`)",
+                    if load { "ld" } else { "st" }
+                ))
+            }
+            "local" | "param" | "const" | "tex" | "surf" => {
+                return Err(format!(
+                    "`{mnemonic}`: a load or store of the `.{q}` state space is not \
+                     emulated here (its address is a `.{q}` window address, not a C++ \
+                     pointer); global, generic and `.shared` ones are: write the access in C++ \
+                     (`x = p[i]`, `p[i] = x`) instead"
+                ))
+            }
+            _ if q.starts_with("L1::") || q.starts_with("L2::") => {}
+            "v2" => lanes = 2,
+            "v4" => lanes = 4,
+            _ => match elem_of(q) {
+                Some(s) if elem.is_none() => {
+                    untyped = q.starts_with('b');
+                    elem = Some(s);
+                }
+                _ => {
+                    return Err(format!(
+                        "`{mnemonic}`: the `.{q}` qualifier is not emulated here; global \
+                         and generic loads and stores of 8- to 64-bit integer and 32- and \
+                         64-bit float elements (`.u8`, `.s16`, `.b16`, `.s32`, `.u32`, \
+                         `.b32`, `.f32`, `.s64`, `.u64`, `.b64`, `.f64`), `.v2`/`.v4`, \
+                         with cache hints (`.nc`, `.cg`, `.L1::no_allocate`, …) and \
+                         `.relaxed`/`.acquire`/`.release` with a scope are; write \
+                         the access in C++ (`x = p[i]`, `__ldg(p + i)`, `p[i] = x`) instead"
+                    ))
+                }
+            },
+        }
+    }
+    let Some(elem) = elem else {
+        return Err(format!(
+            "`{mnemonic}` names no element type (`.s32`, `.f32`, …)"
+        ));
+    };
+    Ok(MemForm {
+        load,
+        lanes,
+        elem,
+        untyped,
+        shared,
+    })
+}
+
 impl Parser<'_> {
     /// One global load or store (module doc) as its element accesses, the operands read
     /// after the template.
@@ -60,58 +149,15 @@ impl Parser<'_> {
         let refuse = |m: String| -> PResult<Stmt> { Err(KernelError::new(at.line, at.col, m)) };
         let cut = single.find(['{', '[', '%']).unwrap_or(single.len());
         let (mnemonic, rest) = single.split_at(cut);
-        let load = mnemonic.starts_with("ld.");
-        let mut lanes = 1usize;
-        let mut elem = None;
-        // A `.bN` type is bits without a number type: the register's own.
-        let mut untyped = false;
-        for q in mnemonic.split('.').skip(1) {
-            match q {
-                "global" | "nc" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" | "volatile"
-                | "weak" | "relaxed" | "cta" | "cluster" | "gpu" | "sys" => {}
-                "acquire" if load => {}
-                "release" if !load => {}
-                "acquire" | "release" => {
-                    return refuse(format!(
-                        "`{mnemonic}`: PTX has no `{}.{q}` (PTX ISA, `ld`/`st`: a load may be \
-                         `.relaxed` or `.acquire`, a store `.relaxed` or `.release`)",
-                        if load { "ld" } else { "st" }
-                    ))
-                }
-                "shared" | "local" | "param" | "const" | "tex" | "surf" => {
-                    return refuse(format!(
-                        "`{mnemonic}`: a load or store of the `.{q}` state space is not \
-                         emulated here (its address is a `.{q}` window address, not a C++ \
-                         pointer); global and generic ones are: write the access in C++ \
-                         (`x = p[i]`, `p[i] = x`) instead"
-                    ))
-                }
-                _ if q.starts_with("L1::") || q.starts_with("L2::") => {}
-                "v2" => lanes = 2,
-                "v4" => lanes = 4,
-                _ => match elem_of(q) {
-                    Some(s) if elem.is_none() => {
-                        untyped = q.starts_with('b');
-                        elem = Some(s);
-                    }
-                    _ => {
-                        return refuse(format!(
-                            "`{mnemonic}`: the `.{q}` qualifier is not emulated here; global \
-                             and generic loads and stores of 8- to 64-bit integer and 32- and \
-                             64-bit float elements (`.u8`, `.s16`, `.b16`, `.s32`, `.u32`, \
-                             `.b32`, `.f32`, `.s64`, `.u64`, `.b64`, `.f64`), `.v2`/`.v4`, \
-                             with cache hints (`.nc`, `.cg`, `.L1::no_allocate`, …) and \
-                             `.relaxed`/`.acquire`/`.release` with a scope are; write \
-                             the access in C++ (`x = p[i]`, `__ldg(p + i)`, `p[i] = x`) instead"
-                        ))
-                    }
-                },
-            }
-        }
-        let Some(elem) = elem else {
-            return refuse(format!(
-                "`{mnemonic}` names no element type (`.s32`, `.f32`, …)"
-            ));
+        let MemForm {
+            load,
+            lanes,
+            elem,
+            untyped,
+            shared,
+        } = match decode(mnemonic) {
+            Ok(f) => f,
+            Err(m) => return refuse(m),
         };
         let ops = super::asm_alu::split_operands(rest);
         let (regs, addr) = match (load, ops.as_slice()) {
@@ -170,10 +216,17 @@ impl Parser<'_> {
         let Some((_, base)) = operand(reg) else {
             return refuse(format!("`{mnemonic}`: `{reg}` is no operand"));
         };
-        let ptr = e(ExprKind::Cast(
-            Ty::Ptr(ValTy::scalar(elem)),
-            Box::new(base.clone()),
-        ));
+        // A `.shared` address is read back as the `__shared__` cell it names; a generic or
+        // global one is the pointer's own value.
+        let base = if shared {
+            e(ExprKind::Call(
+                crate::machine::shared_window::SHARED_PTR.to_string(),
+                vec![base.clone()],
+            ))
+        } else {
+            base.clone()
+        };
+        let ptr = e(ExprKind::Cast(Ty::Ptr(ValTy::scalar(elem)), Box::new(base)));
         let first = offset / size;
         let mut list = Vec::new();
         for (j, r) in regs.iter().enumerate() {

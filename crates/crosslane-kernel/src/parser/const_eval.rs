@@ -374,6 +374,15 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             Some(v) => *v,
             None => library_constant(n)?,
         },
+        // An element of a file-scope constant array, bound as `name[k]`
+        // (`parser/const_arrays.rs`).
+        ExprKind::Index(b, j) => {
+            let ExprKind::Ident(n) = &b.kind else {
+                return None;
+            };
+            let k = const_eval(j, env)?.int()?;
+            *env.get(&format!("{n}[{k}]"))?
+        }
         ExprKind::Cast(ty, x) => {
             let v = const_eval(x, env)?;
             match ty {

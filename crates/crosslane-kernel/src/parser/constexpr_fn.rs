@@ -242,6 +242,18 @@ impl Parser<'_> {
                     return;
                 }
             }
+            // `kSizes[1]` of a file-scope constant array: its element's constant.
+            ExprKind::Index(b, j) => {
+                if let ExprKind::Ident(n) = &b.kind {
+                    let mut j = (**j).clone();
+                    self.object_constants(&mut j);
+                    let k = const_eval(&j, &HashMap::new()).and_then(|v| v.int());
+                    if let Some(c) = k.and_then(|k| self.const_element(n, k)) {
+                        *e = c;
+                        return;
+                    }
+                }
+            }
             ExprKind::Ident(n) => {
                 if let Some(s) = object(n) {
                     let func = format!("{s}::{}", super::structs::CONV);

@@ -165,6 +165,9 @@ impl Parser<'_> {
                     | "__lanemask_lt" | "__lanemask_le" | "__lanemask_gt" | "__lanemask_ge"
                     | "__lanemask_eq" => Some(mask),
                     "__ballot" => Some(s(Scalar::U64)),
+                    // `size_t __cvta_generic_to_shared(const void*)` (CUDA C++ Programming
+                    // Guide, "Address Space Conversion Functions").
+                    crate::machine::shared_window::CVTA_TO_SHARED => Some(s(Scalar::U64)),
                     // A coalesced group's `ballot` / `match_any` by rank and its tiles' member
                     // masks (`parser::cg_lower`): the group mask's type — CUDA's
                     // `coalesced_group::ballot` is `unsigned int` (CUDA C++ Programming Guide,

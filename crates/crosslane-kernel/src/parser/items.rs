@@ -211,6 +211,9 @@ impl Parser<'_> {
             }
             return Ok(true);
         }
+        if loose.is_empty() {
+            self.peek_const_array();
+        }
         let before = self.pos;
         if let Some(f) = self.function()? {
             program.functions.push(f);
@@ -1378,6 +1381,15 @@ impl Parser<'_> {
                         .is_some_and(|e| const_eval(e, &empty).is_some())
             });
         if !constant {
+            // A `const`/`constexpr` array of constants (`constexpr int kSizes[] = {32, 64};`):
+            // each element is a constant too (C++17 [expr.const]/2.7.1, a const object
+            // initialized with a constant expression), kept as `name[k]`
+            // ([`Parser::const_element`]); the declaration itself is read as before.
+            if !storage.shared {
+                for d in decls {
+                    self.record_const_elements(d);
+                }
+            }
             restore(self);
             return None;
         }

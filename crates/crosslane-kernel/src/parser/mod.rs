@@ -65,6 +65,7 @@ pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_ANY, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod cond_lvalue;
+mod const_arrays;
 mod const_bits;
 mod const_eval;
 mod const_struct;

@@ -130,12 +130,15 @@ fn blocks_refuse_what_they_do_not_emulate_by_name() {
     };
     // An instruction of no emulated family inside a block: named, with the C++ to write.
     let e = refused(
-        r#"unsigned y; asm("{\n\t.reg .u32 t;\n\tld.global.u32 t, [%1];\n\tmov.u32 %0, t;\n\t}" : "=r"(y) : "l"(o));"#,
+        r#"unsigned y; asm("{\n\t.reg .u32 t;\n\ttestp.finite.f32 t, %1;\n\tmov.u32 %0, t;\n\t}" : "=r"(y) : "r"(o[0]));"#,
     );
-    assert!(
-        e.contains("`ld.global.u32`") && e.contains("plain load"),
-        "{e}"
+    assert!(e.contains("`testp.finite.f32`"), "{e}");
+    // A load of a state space not emulated, inside a block (global, generic and `.shared`
+    // ones run: suite `kernel_shared_window`).
+    let e = refused(
+        r#"unsigned y; asm("{\n\t.reg .u32 t;\n\tld.local.u32 t, [%1];\n\tmov.u32 %0, t;\n\t}" : "=r"(y) : "l"(o));"#,
     );
+    assert!(e.contains("`.local` state space"), "{e}");
     // setp's second destination.
     let e = refused(
         r#"unsigned y; asm("{\n\t.reg .pred p, q;\n\tsetp.lt.s32 p|q, %1, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(y) : "r"(o[0]));"#,
