@@ -99,6 +99,7 @@ mod cub_warp_load;
 mod cuda_std;
 mod discard;
 mod entry_list;
+mod enum_def;
 mod enum_targs;
 mod expr;
 mod expr_type;
