@@ -34,6 +34,7 @@ mod kernel_cg_groups;
 mod kernel_cg_small_tiles;
 mod kernel_cg_struct_collectives;
 mod kernel_cg_tile_meta;
+mod kernel_cg_wave64_tiles;
 mod kernel_contract;
 mod kernel_conversions;
 mod kernel_coop;
