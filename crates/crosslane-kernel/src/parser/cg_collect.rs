@@ -222,7 +222,7 @@ impl Parser<'_> {
             Combine::Op(op) => op.as_str(),
             _ => "",
         };
-        let hip = self.hip;
+        let hip = self.cg_wide();
         let why = super::cg::partial_tile_why(n);
         let mut b = Build::fresh(&mut self.syn, at);
         let n64 = u64::from(n);
@@ -484,7 +484,7 @@ impl Parser<'_> {
             return Ok(fname);
         }
         let t = Ty::Val(ty);
-        let (hip, wave) = (self.hip, u64::from(self.wave));
+        let (hip, wave) = (self.cg_wide(), u64::from(self.wave));
         let mask_ty = self.mask_ty();
         let mut b = Build::fresh(&mut self.syn, at);
         // The member of rank `k`'s value: HIP `__shfl(v, __fns64(m, 0, k), wave)`, CUDA

@@ -55,10 +55,20 @@ pub(crate) const GRID_SYNC_REFUSAL: &str =
     cudaOccupancyMaxActiveBlocksPerMultiprocessor answers here): launch at most that many \
     blocks (CLI: --blocks N)";
 impl Parser<'_> {
+    /// Whether groups lower to the unsynchronized wave operations (`__shfl*`, `__ballot`,
+    /// `__fns64`, `__popcll`) with 64-bit member masks: HIP (HIP Programming Guide,
+    /// "Cooperative groups": tiles up to the wavefront) and MACA, whose cooperative groups
+    /// follow the same API on its 64-thread warp (MACA programming guide, seed 002 §3.4.1: a
+    /// warp of 64 threads). CUDA's 32-lane `*_sync` registry operations would read the second
+    /// 32-lane tile of a 64-lane warp as outside the mask.
+    pub(super) fn cg_wide(&self) -> bool {
+        self.sync64
+    }
+
     /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
     /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).
     pub(super) fn mask_scalar(&self) -> Scalar {
-        if self.hip {
+        if self.cg_wide() {
             Scalar::U64
         } else {
             Scalar::U32
@@ -92,7 +102,7 @@ impl Parser<'_> {
 
     /// A literal of the mask's type.
     pub(super) fn e_mask(&mut self, at: Span, v: u64) -> Expr {
-        let long = self.hip;
+        let long = self.cg_wide();
         self.cg_node(
             at,
             ExprKind::Int {
@@ -207,7 +217,7 @@ impl Parser<'_> {
 
     /// The population count of a mask (`__popc` / `__popcll`).
     pub(super) fn e_popc(&mut self, at: Span, m: Expr) -> Expr {
-        let f = if self.hip { "__popcll" } else { "__popc" };
+        let f = if self.cg_wide() { "__popcll" } else { "__popc" };
         self.e_call(at, f, vec![m])
     }
 
@@ -223,7 +233,7 @@ impl Parser<'_> {
     /// The active lanes where this is evaluated: CUDA `__activemask()`; HIP `__ballot(1)`
     /// (the lanes whose predicate is true among the active ones: all of them).
     pub(super) fn e_active(&mut self, at: Span) -> Expr {
-        if self.hip {
+        if self.cg_wide() {
             let one = self.e_int(at, 1);
             self.e_call(at, "__ballot", vec![one])
         } else {
@@ -273,7 +283,7 @@ impl Parser<'_> {
 
     /// The warp's ballot of `p` (CUDA `__ballot_sync(mask, p)`; HIP `__ballot(p)`).
     pub(super) fn e_ballot(&mut self, at: Span, mask: Expr, p: Expr) -> Expr {
-        if self.hip {
+        if self.cg_wide() {
             self.e_call(at, "__ballot", vec![p])
         } else {
             self.e_call(at, "__ballot_sync", vec![mask, p])
@@ -478,7 +488,7 @@ impl Parser<'_> {
                 let is_struct = self.struct_of(&v).is_some();
                 let r = self.cg_shfl_any(at, v, |p, v| {
                     let width = p.e_int(at, nn);
-                    if p.hip {
+                    if p.cg_wide() {
                         p.e_call(at, &format!("__{f}"), vec![v, x.clone(), width])
                     } else {
                         let m = p.e_tile_mask(at, n);
@@ -514,7 +524,7 @@ impl Parser<'_> {
             "match_any" => {
                 need(1)?;
                 let v = a(0).unwrap_or_else(|| self.e_int(at, 0));
-                if self.hip {
+                if self.cg_wide() {
                     let members = self.e_tile_mask(at, n);
                     let b = self.e_hip_match(at, members, v);
                     let bits = self.e_tile_bits(at, n, b);
@@ -536,6 +546,16 @@ impl Parser<'_> {
                 };
                 let m = self.e_tile_mask(at, n);
                 let addr = self.cg_node(at, ExprKind::AddrOf(Box::new(pred)));
+                if self.cg_wide() {
+                    // MACA: `__match_all_sync` over the 64-lane warp, as its own calls are
+                    // lowered (`hip_sync`), the answer brought to the tile's ranks.
+                    let call = self.hip_sync_call("__match_all_sync", &[m, v, addr], at)?;
+                    let Some(b) = call else {
+                        return self.err("`match_all(value, pred)`");
+                    };
+                    let bits = self.e_tile_bits(at, n, b);
+                    return Ok(self.whole_tiles(at, n, bits));
+                }
                 let b = self.e_call(at, "__match_all_sync", vec![m, v, addr]);
                 let bits = self.e_tile_bits(at, n, b);
                 return Ok(self.whole_tiles(at, n, bits));
@@ -592,7 +612,7 @@ impl Parser<'_> {
                 let v = a0.unwrap_or_else(|| zero(self));
                 let r = a1.unwrap_or_else(|| zero(self));
                 // The member of rank r: the (r + 1)-th set bit of the mask (`fns`).
-                let r = if self.hip {
+                let r = if self.cg_wide() {
                     let size = self.e_popc(at, m.clone());
                     self.e_bin(at, BinOp::Rem, r, size)
                 } else {
@@ -601,7 +621,7 @@ impl Parser<'_> {
                 let one = self.e_int(at, 1);
                 let nth = self.e_bin(at, BinOp::Add, r, one);
                 let base = self.e_int(at, 0);
-                let fns = if self.hip { "__fns64" } else { "__fns" };
+                let fns = if self.cg_wide() { "__fns64" } else { "__fns" };
                 let src = self.e_call(at, fns, vec![m.clone(), base, nth]);
                 self.e_shfl_idx(at, v, src, wave)
             }
@@ -651,7 +671,7 @@ impl Parser<'_> {
             "match_any" => {
                 need(1)?;
                 let v = a0.unwrap_or_else(|| zero(self));
-                if self.hip {
+                if self.cg_wide() {
                     let b = self.e_hip_match(at, m.clone(), v);
                     return Ok(self.e_call(at, "__cg_pack", vec![m, b]));
                 }
@@ -680,7 +700,7 @@ impl Parser<'_> {
     pub(super) fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
         self.cg_shfl_any(at, v, |p, v| {
             let w = p.e_int(at, wave);
-            if p.hip {
+            if p.cg_wide() {
                 p.e_call(at, "__shfl", vec![v, src.clone(), w])
             } else {
                 let act = p.e_active(at);
@@ -693,7 +713,7 @@ impl Parser<'_> {
     /// parent's members with the calling thread's label (CUDA `__match_any_sync` over the
     /// lanes at the call, restricted to the parent).
     pub(super) fn e_labeled(&mut self, at: Span, parent: Expr, label: Expr) -> PResult<Expr> {
-        if self.hip {
+        if self.cg_wide() {
             return Ok(self.e_hip_match(at, parent, label));
         }
         let act = self.e_active(at);

@@ -35,6 +35,7 @@ mod kernel_cg_groups;
 mod kernel_cg_small_tiles;
 mod kernel_cg_struct_collectives;
 mod kernel_cg_tile_meta;
+mod kernel_cg_wave64_tiles;
 mod kernel_const_arrays;
 mod kernel_contract;
 mod kernel_conversions;
