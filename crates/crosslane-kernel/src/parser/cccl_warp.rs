@@ -133,22 +133,11 @@ pub(super) fn cccl_warp(tokens: Vec<Token>) -> Vec<Token> {
     };
     // Placed as rocPRIM's declarations are (at the line of the source's first `cuda::device`,
     // each token a column of its own from [`super::rocprim_lib`]'s first column on).
-    let mut out: Vec<Token> = lexed
-        .tokens
-        .into_iter()
-        .filter(|t| !matches!(t.tok, Tok::Eof))
-        .enumerate()
-        .map(|(i, t)| {
-            let i = u32::try_from(i).unwrap_or(u32::MAX).min((1 << 17) - 1);
-            let col = super::rocprim_lib::PRELUDE_COL + i;
-            Token {
-                tok: t.tok,
-                line: first.line,
-                col,
-                end: (first.line, col.saturating_add(1)),
-            }
-        })
-        .collect();
-    out.extend(tokens);
-    out
+    super::rocprim_lib::prelude_at(
+        lexed.tokens,
+        tokens,
+        first,
+        super::rocprim_lib::PRELUDE_COL,
+        1 << 17,
+    )
 }

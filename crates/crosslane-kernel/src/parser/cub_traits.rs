@@ -256,22 +256,5 @@ pub(super) fn cub_traits(tokens: Vec<Token>) -> Vec<Token> {
         return tokens;
     };
     let base = super::rocprim_lib::PRELUDE_COL + (1 << 16);
-    let mut out: Vec<Token> = lexed
-        .tokens
-        .into_iter()
-        .filter(|t| !matches!(t.tok, Tok::Eof))
-        .enumerate()
-        .map(|(i, t)| {
-            let i = u32::try_from(i).unwrap_or(u32::MAX).min((1 << 16) - 1);
-            let col = base + i;
-            Token {
-                tok: t.tok,
-                line: first.line,
-                col,
-                end: (first.line, col.saturating_add(1)),
-            }
-        })
-        .collect();
-    out.extend(tokens);
-    out
+    super::rocprim_lib::prelude_at(lexed.tokens, tokens, first, base, 1 << 16)
 }

@@ -198,14 +198,28 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     // own from [`PRELUDE_COL`] on: spans key declarations (a `__shared__` variable is one per
     // declaration site), so two tokens of the prelude never share one, and no column of the
     // source reaches them (an error there is placed at the source's call: [`place_error`]).
-    let mut out: Vec<Token> = lexed
-        .tokens
+    prelude_at(lexed.tokens, tokens, first, PRELUDE_COL, 1 << 17)
+}
+
+/// `prelude` (lexed tokens) placed before `tokens`, each at `first`'s line and a column of its
+/// own from `base` on (at most `band` columns, the last shared past that): spans key
+/// declarations (a `__shared__` variable is one per declaration site), so two tokens of a
+/// prelude never share one, and no column of the source reaches them. The one placement of
+/// crosslane's library declarations (rocPRIM here, `cub_traits.rs`, `cccl_warp.rs`).
+pub(super) fn prelude_at(
+    prelude: Vec<Token>,
+    tokens: Vec<Token>,
+    first: Token,
+    base: u32,
+    band: u32,
+) -> Vec<Token> {
+    let mut out: Vec<Token> = prelude
         .into_iter()
         .filter(|t| !matches!(t.tok, Tok::Eof))
         .enumerate()
         .map(|(i, t)| {
-            let i = u32::try_from(i).unwrap_or(u32::MAX).min((1 << 17) - 1);
-            let col = PRELUDE_COL + i;
+            let i = u32::try_from(i).unwrap_or(u32::MAX).min(band - 1);
+            let col = base + i;
             Token {
                 tok: t.tok,
                 line: first.line,
