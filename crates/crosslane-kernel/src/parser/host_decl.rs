@@ -5,6 +5,7 @@
 
 use super::const_eval::HostVal;
 use super::host::{source_text, split_commas, HostState, MAX_FILL};
+use super::host_launch_api::MAX_ARG_SLOTS;
 use super::Parser;
 use crate::lexer::{Tok, Token};
 
@@ -347,6 +348,9 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i).filter(|&c| c < end) else {
                     return;
                 };
+                if self.arg_array_cell(st, &name, (i, c, end)) {
+                    return;
+                }
                 if self.managed_cell(st, &name, k, (i, c, end)) {
                     return;
                 }
@@ -393,6 +397,11 @@ impl Parser<'_> {
                 // `T name[N] = {a, b, …};`: a literal fill.
                 let Some(c) = self.closing(i) else { return };
                 if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
+                    // `void* args[3];`: an argument array filled by index (`host_launch_api`).
+                    if c + 1 == end && super::host_launch_api::is_void_ptr_decl(toks, k, i) {
+                        let slots = usize::try_from(n).unwrap_or(0).min(MAX_ARG_SLOTS);
+                        st.arg_arrays.insert(name.clone(), vec![None; slots]);
+                    }
                     st.arrays.insert(name.clone(), n);
                     let elem = self.declarator_elem_bytes(k, i);
                     match elem.and_then(|b| u64::try_from(n).ok()?.checked_mul(b)) {
@@ -745,14 +754,10 @@ impl Parser<'_> {
         let toks = self.toks;
         let mut names = Vec::new();
         for (a, b) in split_commas(toks, from, to) {
-            // `&x` or `(void*)&x`: the last token is the variable, right after a `&`.
-            if b < a + 2
-                || !matches!(toks[b - 2].tok, Tok::Punct("&"))
-                || !matches!(toks[b - 1].tok, Tok::Ident(_))
-            {
-                return;
+            match super::host_launch_api::arg_address(toks, a, b) {
+                Some(r) => names.push(Some(r)),
+                None => return,
             }
-            names.push((b - 1, b));
         }
         if !names.is_empty() {
             st.arg_arrays.insert(name.to_string(), names);

@@ -3,14 +3,18 @@
 //! cudaLaunchKernel: `args` is "an array of pointers to the kernel's arguments", one per
 //! parameter, in order), `cudaLaunchCooperativeKernel` (same parameters) and HIP's
 //! `hipLaunchKernel` / `hipLaunchCooperativeKernel` (HIP Runtime API, same order). The array is
-//! read where host code declares it as a list of addresses, `void* args[] = {&d, &n};`; a launch
-//! whose array is not read that way is still read for its grid and block, and says that its
-//! arguments are not set from it.
+//! read where host code declares it as a list of addresses, `void* args[] = {&d, &n};`, or
+//! declares `void* args[3];` and sets its elements by index, `args[0] = (void*)&d;` (each
+//! element `&x`, `(void*)&x`, `reinterpret_cast<void*>(&x)` or `static_cast<void*>(&x)`: the
+//! kernel's parameter at that index takes `x`'s value). An element never set leaves its
+//! parameter unknown, said with the element's name; a launch whose array is not read at all is
+//! still read for its grid and block, and says that its arguments are not set from it.
 
+use super::const_eval::HostVal;
 use super::host::{split_commas, HostState};
 use super::Parser;
 use crate::ast::Span;
-use crate::lexer::Tok;
+use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
 impl Parser<'_> {
@@ -58,7 +62,12 @@ impl Parser<'_> {
             },
             _ => None,
         };
-        let args = array.as_ref().and_then(|n| st.arg_arrays.get(n).cloned());
+        let slots = array.as_ref().and_then(|n| st.arg_arrays.get(n).cloned());
+        // An element never set: the array's own name stands in, its parameter told unknown
+        // below.
+        let args = slots
+            .as_ref()
+            .map(|s| s.iter().map(|r| r.unwrap_or((aa, ab))).collect::<Vec<_>>());
         let span = Span {
             line: toks[k].line,
             col: toks[k].col,
@@ -84,7 +93,104 @@ impl Parser<'_> {
         if self.launches.len() > before {
             if let Some(l) = self.launches.last_mut() {
                 l.cooperative = call.contains("Cooperative");
+                let unset = slots
+                    .iter()
+                    .flatten()
+                    .enumerate()
+                    .filter(|(_, r)| r.is_none());
+                for (x, _) in unset {
+                    if let Some(a) = l.args.get_mut(x) {
+                        let name = array.clone().unwrap_or_default();
+                        a.text = format!("*{name}[{x}]");
+                        a.scalar = None;
+                        a.fields.clear();
+                        a.unknown = Some(format!(
+                            "element {x} of the argument array `{name}` is not set before this \
+                             `{call}` at line {} (read: `{name}[{x}] = &x;` with a constant \
+                             index)",
+                            span.line
+                        ));
+                    }
+                }
             }
         }
+    }
+}
+
+/// At most this many elements of an argument array declared `void* args[N];` are followed.
+pub(super) const MAX_ARG_SLOTS: usize = 256;
+
+/// The variable an argument array's element `toks[a..b]` points at (its token range): `&x`,
+/// `(void*)&x`, `(void*)(&x)`, `reinterpret_cast<void*>(&x)`, `static_cast<void*>(&x)` (C++17
+/// [expr.reinterpret.cast], [expr.static.cast]: the address itself). Anything else: `None`.
+pub(super) fn arg_address(toks: &[Token], a: usize, b: usize) -> Option<(usize, usize)> {
+    // Closing parentheses after the name.
+    let mut end = b;
+    while end > a && matches!(toks[end - 1].tok, Tok::Punct(")")) {
+        end -= 1;
+    }
+    if end < a + 2
+        || !matches!(toks[end - 2].tok, Tok::Punct("&"))
+        || !matches!(toks[end - 1].tok, Tok::Ident(_))
+    {
+        return None;
+    }
+    // Before the `&`: casts to `void*` only.
+    let cast = toks[a..end - 2].iter().all(|t| match &t.tok {
+        Tok::Punct(p) => matches!(*p, "(" | ")" | "*" | "<" | ">"),
+        Tok::Ident(n) => matches!(
+            n.as_str(),
+            "void" | "const" | "reinterpret_cast" | "static_cast" | "const_cast"
+        ),
+        _ => false,
+    });
+    cast.then_some((end - 1, end))
+}
+
+/// Whether the declaration starting at `k`, its name just before `i`, declares `void*`
+/// elements (`void* args[3];`, `const void* args[3];`).
+pub(super) fn is_void_ptr_decl(toks: &[Token], k: usize, i: usize) -> bool {
+    let ty = &toks[k..i.saturating_sub(1).max(k)];
+    ty.iter()
+        .any(|t| matches!(&t.tok, Tok::Ident(n) if n == "void"))
+        && ty.iter().any(|t| matches!(t.tok, Tok::Punct("*")))
+}
+
+impl Parser<'_> {
+    /// `args[1] = (void*)&n;` of an argument array (`name` in `arg_arrays`; `[` at `i`, its `]`
+    /// at `c`, the statement ending before `end`): that element now points at `n`. Another
+    /// write to the array (an index or value not read) leaves the element unset. Returns
+    /// whether the statement was such a write.
+    pub(super) fn arg_array_cell(
+        &mut self,
+        st: &mut HostState,
+        name: &str,
+        (i, c, end): (usize, usize, usize),
+    ) -> bool {
+        if !st.arg_arrays.contains_key(name)
+            || !matches!(self.toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
+        {
+            return false;
+        }
+        let index = self
+            .host_value(st, i + 1, c)
+            .and_then(HostVal::int)
+            .and_then(|x| usize::try_from(x).ok())
+            .filter(|&x| x < MAX_ARG_SLOTS);
+        let elem = arg_address(self.toks, c + 2, end);
+        let Some(slots) = st.arg_arrays.get_mut(name) else {
+            return false;
+        };
+        match index {
+            Some(x) => {
+                if slots.len() <= x {
+                    slots.resize(x + 1, None);
+                }
+                slots[x] = elem;
+            }
+            // Which element changed is not known: none is trusted.
+            None => slots.iter_mut().for_each(|s| *s = None),
+        }
+        true
     }
 }

@@ -206,6 +206,19 @@ impl Parser<'_> {
         {
             return;
         }
+        // `args[1] = (void*)&d;` of an argument array (`host_launch_api`): an address kept,
+        // passed to no call.
+        if let Tok::Ident(a) = &toks[k].tok {
+            let cell = st.arg_arrays.contains_key(a)
+                && matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("[")));
+            if let Some(c) = self.closing(k + 1).filter(|&c| cell && c + 2 <= end) {
+                if matches!(toks[c + 1].tok, Tok::Punct("="))
+                    && super::host_launch_api::arg_address(toks, c + 2, end).is_some()
+                {
+                    return;
+                }
+            }
+        }
         // `void* args[] = {&d, &n};`: an initializer list passes nothing to a call.
         let end = (k + 1..end)
             .find(|&i| {

@@ -84,8 +84,9 @@ pub(super) struct HostState {
     /// Device pointer → the launches given it since host code last wrote it: each named
     /// (`` `k` launched at line 12 ``), with its [`HostLaunch::id`] and the argument index.
     pub(super) prior: HashMap<String, Vec<Prior>>,
-    /// `void* args[] = {&a, &b};` → the token range of each element's variable.
-    pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
+    /// `void* args[] = {&a, &b};` or `void* args[2]; args[0] = &a;` → the token range of each
+    /// element's variable, `None` for an element host code never sets (`host_launch_api`).
+    pub(super) arg_arrays: HashMap<String, Vec<Option<(usize, usize)>>>,
     /// Managed memory (`cudaMallocManaged`) given to a launch → host code's own values of it
     /// as of that launch, and their line (`host_mem`): kept apart from `fills`, so that what
     /// host code writes after the launch is told from what the launch left.

@@ -41,6 +41,7 @@ mod kernel_contract;
 mod kernel_conversions;
 mod kernel_coop;
 mod kernel_coop_launch;
+mod kernel_coop_params;
 mod kernel_cub;
 mod kernel_cub_alg_param;
 mod kernel_cub_items;
