@@ -51,6 +51,9 @@ struct ArgInfo {
     /// A device pointer's last write and the launches given it since (`host_mem`).
     write: Option<super::host::DevWrite>,
     prior: Vec<super::host::Prior>,
+    /// An argument array (`void* params[4]`, `host_launch_api`) passed by name: each set
+    /// element's variable (its token range in the caller) and what the caller knew of it.
+    elems: Option<Vec<Option<((usize, usize), ArgInfo)>>>,
 }
 
 /// A host call read (or kept until its callee is defined): callee, template arguments (a type
@@ -460,22 +463,23 @@ impl Parser<'_> {
                 other => super::host::member_call(other, "data"),
             };
             if let Some(n) = &whole {
-                arg.name.clone_from(n);
-                arg.malloc = st.mallocs.get(n).cloned();
-                arg.copy = st
-                    .copies
-                    .get(n)
-                    .map(|h| (h.clone(), st.fills.get(h).cloned()));
-                arg.fill = st.fills.get(n).cloned();
-                // A vector a helper may have grown (`push_back` in a loop not read) has no
-                // known length here, whatever its declaration gave.
-                arg.array = st
-                    .arrays
-                    .get(n)
-                    .copied()
-                    .filter(|_| !st.unknown.contains_key(n));
-                arg.write = st.writes.get(n).cloned();
-                arg.prior = st.prior.get(n).cloned().unwrap_or_default();
+                let value = arg.value.take();
+                arg = Self::named_arg_info(st, n);
+                arg.value = value;
+                arg.elems = st.arg_arrays.get(n).map(|slots| {
+                    slots
+                        .iter()
+                        .map(|slot| {
+                            let (x, y) = (*slot)?;
+                            let Tok::Ident(v) = &toks[x].tok else {
+                                return None;
+                            };
+                            let mut info = Self::named_arg_info(st, v);
+                            info.value = self.host_value(st, x, y);
+                            Some(((x, y), info))
+                        })
+                        .collect()
+                });
             }
             args.push(arg);
         }
@@ -748,6 +752,92 @@ impl Parser<'_> {
         })
     }
 
+    /// What the caller knows of the variable `n` it passes by name: its allocation, the host
+    /// array copied into it, its fill and length, its last device write and the launches
+    /// given it since.
+    fn named_arg_info(st: &HostState, n: &str) -> ArgInfo {
+        ArgInfo {
+            name: n.to_string(),
+            malloc: st.mallocs.get(n).cloned(),
+            copy: st
+                .copies
+                .get(n)
+                .map(|h| (h.clone(), st.fills.get(h).cloned())),
+            fill: st.fills.get(n).cloned(),
+            // A vector a helper may have grown (`push_back` in a loop not read) has no known
+            // length here, whatever its declaration gave.
+            array: st
+                .arrays
+                .get(n)
+                .copied()
+                .filter(|_| !st.unknown.contains_key(n)),
+            write: st.writes.get(n).cloned(),
+            prior: st.prior.get(n).cloned().unwrap_or_default(),
+            ..ArgInfo::default()
+        }
+    }
+
+    /// An argument array passed to parameter `p` (`run(params)` with `void run(void**
+    /// params)`): the callee's `p` holds the caller's elements, each element's variable bound
+    /// under its own name (the caller's token range names it). An element whose name the
+    /// callee also uses (a parameter or a name in its body) is not followed: left unset.
+    /// Returns the names bound.
+    fn bind_arg_array(
+        &self,
+        inner: &mut HostState,
+        f_body: (usize, usize),
+        p: &str,
+        arg: &ArgInfo,
+    ) -> Vec<String> {
+        let Some(elems) = &arg.elems else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        let toks = self.toks;
+        let used = |v: &str| {
+            inner.params.iter().any(|q| q == v)
+                || toks[f_body.0..f_body.1]
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(n) if n == v))
+        };
+        let mut slots = Vec::with_capacity(elems.len());
+        for e in elems {
+            let Some((range, info)) = e.as_ref().filter(|(_, i)| !used(&i.name)) else {
+                slots.push(None);
+                continue;
+            };
+            let v = &info.name;
+            if let Some(x) = info.value {
+                inner.env.insert(v.clone(), x);
+            }
+            if let Some(m) = &info.malloc {
+                inner.mallocs.insert(v.clone(), m.clone());
+            }
+            if let Some((h, fill)) = &info.copy {
+                inner.copies.insert(v.clone(), h.clone());
+                if let Some(fill) = fill {
+                    inner.fills.insert(h.clone(), fill.clone());
+                }
+            }
+            if let Some(fill) = &info.fill {
+                inner.fills.insert(v.clone(), fill.clone());
+            }
+            if let Some(n) = info.array {
+                inner.arrays.insert(v.clone(), n);
+            }
+            if let Some(w) = &info.write {
+                inner.writes.insert(v.clone(), w.clone());
+                if !info.prior.is_empty() {
+                    inner.prior.insert(v.clone(), info.prior.clone());
+                }
+            }
+            slots.push(Some(*range));
+            names.push(v.clone());
+        }
+        inner.arg_arrays.insert(p.to_string(), slots);
+        names
+    }
+
     /// Reads the body of the host function `site` calls with its parameters bound. With the
     /// `caller`'s state, each device pointer the call passes by name gets back what the
     /// callee left in its parameter: the launches given it (which then run before a later
@@ -774,7 +864,10 @@ impl Parser<'_> {
         }
         let mut bound = Vec::new();
         let mut saved_scalars = Vec::new();
+        let mut array_bound = Vec::new();
         for (p, arg) in f.params.iter().zip(&site.args) {
+            let names = self.bind_arg_array(&mut inner, (f.open, f.close), p, arg);
+            array_bound.extend(names);
             if let Some(v) = arg.value {
                 if let Some(t) = v.text() {
                     bound.push(format!("`{p}` = {t}"));
@@ -919,6 +1012,23 @@ impl Parser<'_> {
                 }
                 st.unknown.remove(&arg.name);
                 self.call_written.push(arg.name.clone());
+            }
+            // The device pointers an argument array passed on: what the callee's launches
+            // left in them, under their own names (`bind_arg_array`).
+            let elems = site.args.iter().filter_map(|a| a.elems.as_ref()).flatten();
+            for (_, e) in elems.flatten() {
+                if (e.malloc.is_none() && e.write.is_none()) || !array_bound.contains(&e.name) {
+                    continue;
+                }
+                let n = &e.name;
+                match inner.prior.get(n) {
+                    Some(pr) => st.prior.insert(n.clone(), pr.clone()),
+                    None => st.prior.remove(n),
+                };
+                if let Some(w) = inner.writes.get(n) {
+                    st.writes.insert(n.clone(), w.clone());
+                }
+                self.call_written.push(n.clone());
             }
             for (p, arg) in f.params.iter().zip(&site.args) {
                 if arg.name.is_empty() || (arg.malloc.is_none() && arg.write.is_none()) {

@@ -87,10 +87,17 @@ impl Parser<'_> {
             );
         }
         let before = self.launches.len();
+        let args_unread = args.is_none();
         self.launch(st, kernel, k, &cfg, &args.unwrap_or_default());
         // Only the cooperative API's launch may synchronize its grid
         // (`machine/coop_launch.rs`).
         if self.launches.len() > before {
+            if args_unread {
+                if let Some(d) = self.diags.last() {
+                    let key = (d.line, d.col, d.message.clone());
+                    self.launch_diags.push((self.launches.len() - 1, key));
+                }
+            }
             if let Some(l) = self.launches.last_mut() {
                 l.cooperative = call.contains("Cooperative");
                 let unset = slots

@@ -438,6 +438,19 @@ fn parse_preprocessed_at(
     p.link_vf_calls();
     p.resolve_launches();
     let superseded = std::mem::take(&mut p.superseded);
+    let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut p.launch_diags)
+        .into_iter()
+        .partition(|(l, _)| superseded.contains(l));
+    let kept: std::collections::HashSet<_> = kept.into_iter().map(|(_, d)| d).collect();
+    let dropped: std::collections::HashSet<_> = gone
+        .into_iter()
+        .map(|(_, d)| d)
+        .filter(|d| !kept.contains(d))
+        .collect();
+    if !dropped.is_empty() {
+        p.diags
+            .retain(|d| !dropped.contains(&(d.line, d.col, d.message.clone())));
+    }
     program.readbacks = std::mem::take(&mut p.readbacks);
     program.launches = std::mem::take(&mut p.launches)
         .into_iter()
@@ -631,6 +644,10 @@ struct Parser<'a> {
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
+    /// A launch's index and a warning about it alone (`host_launch_api`: its argument array
+    /// not read; line, column, message), dropped with the launch when a call with bound
+    /// parameters read it again (unless a launch kept says the same).
+    launch_diags: Vec<(usize, (u32, u32, String))>,
     /// The host functions `main`'s reading calls, directly or through others, and the range
     /// of launches that reading found ([`host_calls::Parser::drop_uncalled_launches`]).
     main_calls: host_calls::MainCalls,
@@ -962,6 +979,7 @@ impl<'a> Parser<'a> {
             host_fn_keys: std::collections::HashMap::new(),
             host_tmpl_values: std::collections::HashSet::new(),
             superseded: std::collections::HashSet::new(),
+            launch_diags: Vec::new(),
             main_calls: host_calls::MainCalls::default(),
             unrolled: 0,
             unroll_depth: 0,

@@ -113,3 +113,57 @@ fn an_element_never_set_leaves_its_parameter_unknown_said() {
     // `scale` is unknown: every sum is undefined, never a number.
     assert_eq!(cell_ints(t.buffer("out").unwrap())[..32], vec![None; 32]);
 }
+
+/// A plain kernel launched through `cudaLaunchKernel` from helpers: one that receives the
+/// filled array and launches (`run`), one that receives it, sets more elements by index
+/// (`params[num + 0] = &d_out;`, num = 1) and launches (`fill_run`). With in[i] = i (32
+/// cells), s = 3: out[i] = 3i.
+const HELPERS: &str = "__global__ void scale_k(const int* in, int* out, int n, int s) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) out[t] = in[t] * s;
+}
+static void run(void** params, int blocks) {
+  cudaLaunchKernel((void*)scale_k, dim3(blocks), dim3(16), params, 0, 0);
+}
+static void fill_run(void** params, int num, int s) {
+  int* d_out;
+  cudaMalloc(&d_out, 32 * sizeof(int));
+  params[num + 0] = &d_out;
+  params[num + 2] = &s;
+  cudaLaunchKernel((void*)scale_k, dim3(2), dim3(16), params, 0, 0);
+}
+int main() {
+  const int n = 32;
+  int h[n];
+  for (int i = 0; i < n; ++i) h[i] = i;
+  int *d_in, *d_out;
+  cudaMalloc(&d_in, n * sizeof(int));
+  cudaMalloc(&d_out, n * sizeof(int));
+  cudaMemcpy(d_in, h, n * sizeof(int), cudaMemcpyHostToDevice);
+  int nn = n;
+  int s = 3;
+  void* params[4];
+  params[0] = &d_in;
+  CALL
+  return 0;
+}
+";
+
+#[test]
+fn a_helper_receiving_the_array_binds_its_elements() {
+    for call in [
+        "params[1] = &d_out;\n  params[2] = &nn;\n  params[3] = &s;\n  run(params, 2);",
+        "params[2] = &nn;\n  fill_run(params, 1, 3);",
+    ] {
+        let src = HELPERS.replace("CALL", call);
+        let t = run_kernel(&src, LaunchConfig::default()).unwrap();
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{call}");
+        assert!(
+            !has(&t, Level::Warning, "is not read"),
+            "{call}: {:?}",
+            t.all_diagnostics().collect::<Vec<_>>()
+        );
+        let want: Vec<Option<i128>> = (0..32).map(|i| Some(3 * i)).collect();
+        assert_eq!(cell_ints(t.buffer("out").unwrap()), want, "{call}");
+    }
+}
