@@ -53,8 +53,12 @@ struct ArgInfo {
     prior: Vec<super::host::Prior>,
     /// An argument array (`void* params[4]`, `host_launch_api`) passed by name: each set
     /// element's variable (its token range in the caller) and what the caller knew of it.
-    elems: Option<Vec<Option<((usize, usize), ArgInfo)>>>,
+    elems: Option<Vec<Option<ArrayElem>>>,
 }
+
+/// One set element of an argument array passed to a call: its variable's token range in the
+/// caller and what the caller knew of that variable.
+type ArrayElem = ((usize, usize), ArgInfo);
 
 /// A host call read (or kept until its callee is defined): callee, template arguments (a type
 /// or a constant each), arguments, and how deep in host calls it stands.
