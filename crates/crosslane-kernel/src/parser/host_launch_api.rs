@@ -112,9 +112,9 @@ impl Parser<'_> {
                         a.scalar = None;
                         a.fields.clear();
                         a.unknown = Some(format!(
-                            "element {x} of the argument array `{name}` is not set before this \
-                             `{call}` at line {} (read: `{name}[{x}] = &x;` with a constant \
-                             index)",
+                            "element {x} of the argument array `{name}` is not set to a \
+                             variable's address before this `{call}` at line {} (read: \
+                             `{name}[{x}] = &x;` with a constant index)",
                             span.line
                         ));
                     }
