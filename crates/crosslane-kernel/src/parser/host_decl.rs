@@ -132,6 +132,17 @@ impl Parser<'_> {
             return;
         };
         let Some(is_dim3) = self.host_declarator(st, k, a0, b0, None) else {
+            // `I[0] = 0, J[0] = 0, J[1] = 1;`: no declaration but a comma expression of cell
+            // assignments, run in order (C++17 [expr.comma]/1), each read as its own.
+            let cells = parts.iter().all(|&(a, _)| {
+                matches!(self.toks.get(a).map(|t| &t.tok), Some(Tok::Ident(_)))
+                    && matches!(self.toks.get(a + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
+            });
+            if cells {
+                for &(a, b) in &parts[1..] {
+                    self.host_declarator(st, a, a, b, None);
+                }
+            }
             return;
         };
         for &(a, b) in &parts[1..] {

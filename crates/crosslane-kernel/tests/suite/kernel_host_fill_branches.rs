@@ -116,3 +116,66 @@ fn a_tridiagonal_csr_fill_with_branches_and_commas_is_read_per_iteration() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn the_same_fill_into_managed_memory_with_a_comma_statement_first() {
+    // The matrix of the test above (same Python model), built in `cudaMallocManaged` memory
+    // that the kernel reads directly; `I[0] = 0, J[0] = 0, J[1] = 1;` writes three cells of
+    // two arrays in one comma expression ([expr.comma]/1).
+    let src = "\
+__global__ void spmv(const int* I, const int* J, const float* val, const float* x, float* y,
+                     int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    float s = 0.0f;
+    for (int k = I[r]; k < I[r + 1]; k++) s += val[k] * x[J[k]];
+    y[r] = s;
+  }
+}
+int main() {
+  int N = 6, nz = (N - 2) * 3 + 4, start;
+  int *I, *J;
+  float *val, *x, *y;
+  cudaMallocManaged(reinterpret_cast<void **>(&I), sizeof(int) * (N + 1));
+  cudaMallocManaged(reinterpret_cast<void **>(&J), sizeof(int) * nz);
+  cudaMallocManaged(reinterpret_cast<void **>(&val), sizeof(float) * nz);
+  cudaMallocManaged(reinterpret_cast<void **>(&x), sizeof(float) * N);
+  cudaMallocManaged(reinterpret_cast<void **>(&y), sizeof(float) * N);
+  I[0] = 0, J[0] = 0, J[1] = 1;
+  val[0] = 4.0f;
+  val[1] = -1.0f;
+  for (int i = 1; i < N; i++) {
+    if (i > 1)
+      I[i] = I[i - 1] + 3;
+    else
+      I[1] = 2;
+    start = (i - 1) * 3 + 2;
+    J[start] = i - 1;
+    J[start + 1] = i;
+    if (i < N - 1) { J[start + 2] = i + 1; }
+    val[start] = val[start - 1];
+    val[start + 1] = 2.0f + 0.5f * i;
+    if (i < N - 1) { val[start + 2] = -1.0f; }
+  }
+  I[N] = nz;
+  for (int i = 0; i < N; i++) x[i] = i + 1.0f;
+  spmv<<<1, 32>>>(I, J, val, x, y, N);
+  cudaDeviceSynchronize();
+  return 0;
+}
+";
+    let t = run(src);
+    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+    assert_eq!(ints(&t, "I"), some(&[0, 2, 5, 8, 11, 14, 16]));
+    assert_eq!(
+        ints(&t, "J"),
+        some(&[0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5])
+    );
+    assert_eq!(
+        floats(&t, "y"),
+        [2.0, 1.0, 3.0, 6.0, 10.0, 22.0]
+            .iter()
+            .map(|&v| Some(v))
+            .collect::<Vec<_>>()
+    );
+}
