@@ -45,6 +45,9 @@ struct ArgInfo {
     name: String,
     value: Option<HostVal>,
     malloc: Option<(u64, String, u32)>,
+    /// The element size of the memory it points to, when known (managed memory a helper
+    /// fills cell by cell).
+    elem: Option<u64>,
     copy: Option<(String, Option<Fill>)>,
     fill: Option<Fill>,
     array: Option<i128>,
@@ -462,6 +465,7 @@ impl Parser<'_> {
             if let Some(n) = &whole {
                 arg.name.clone_from(n);
                 arg.malloc = st.mallocs.get(n).cloned();
+                arg.elem = st.elem_bytes.get(n).copied();
                 arg.copy = st
                     .copies
                     .get(n)
@@ -784,6 +788,9 @@ impl Parser<'_> {
             // A pointer or host array passed on: what the caller knew of it.
             if let Some(m) = &arg.malloc {
                 inner.mallocs.insert(p.clone(), m.clone());
+                if let Some(e) = arg.elem {
+                    inner.elem_bytes.insert(p.clone(), e);
+                }
                 bound.push(format!("`{p}` = `{}`", arg.name));
             }
             if let Some((h, fill)) = &arg.copy {
@@ -803,7 +810,10 @@ impl Parser<'_> {
             // into `a`'s cells, of `a`'s type).
             // A `malloc`ed host pointer not yet filled has no length here, but its element
             // type is known all the same (`init(h, n)` reading back `in[i]`).
-            let typed = self.host_scalars.contains_key(&arg.name) && arg.malloc.is_none();
+            // Managed memory is host memory as well (CUDA C++ Programming Guide, Unified
+            // Memory: the host reads and writes it directly), so a helper's cells of it are typed.
+            let host_memory = arg.malloc.as_ref().is_none_or(|m| m.1.ends_with("Managed"));
+            let typed = self.host_scalars.contains_key(&arg.name) && host_memory;
             if (arg.array.is_some() || arg.fill.is_some() || typed) && p != &arg.name {
                 if let Some(&s) = self.host_scalars.get(&arg.name) {
                     saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));

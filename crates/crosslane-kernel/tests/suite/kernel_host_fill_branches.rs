@@ -179,3 +179,68 @@ int main() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn the_same_fill_by_a_helper_into_managed_memory() {
+    // The matrix of the first test (same Python model), built by a host helper that takes the
+    // `cudaMallocManaged` pointers as parameters (managed memory is host memory too, so the
+    // helper's cells of it are read in their element types).
+    let src = "\
+__global__ void spmv(const int* rows, const int* cols, const float* vals, const float* x,
+                     float* y, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    float s = 0.0f;
+    for (int k = rows[r]; k < rows[r + 1]; k++) s += vals[k] * x[cols[k]];
+    y[r] = s;
+  }
+}
+void make_tridiag(int* rows, int* cols, float* vals, int n, int nnz) {
+  rows[0] = 0, cols[0] = 0, cols[1] = 1;
+  vals[0] = 4.0f;
+  vals[1] = -1.0f;
+  int start;
+  for (int i = 1; i < n; i++) {
+    if (i > 1) {
+      rows[i] = rows[i - 1] + 3;
+    } else {
+      rows[1] = 2;
+    }
+    start = (i - 1) * 3 + 2;
+    cols[start] = i - 1, cols[start + 1] = i;
+    if (i < n - 1) cols[start + 2] = i + 1;
+    vals[start] = vals[start - 1];
+    vals[start + 1] = 2.0f + 0.5f * i;
+    if (i < n - 1) {
+      vals[start + 2] = -1.0f;
+    }
+  }
+  rows[n] = nnz;
+}
+int main() {
+  const int N = 6;
+  int nz = (N - 2) * 3 + 4;
+  int *I, *J;
+  float *val, *hx, *dy;
+  cudaMallocManaged(reinterpret_cast<void **>(&I), sizeof(int) * (N + 1));
+  cudaMallocManaged(reinterpret_cast<void **>(&J), sizeof(int) * nz);
+  cudaMallocManaged(reinterpret_cast<void **>(&val), sizeof(float) * nz);
+  cudaMallocManaged(reinterpret_cast<void **>(&hx), sizeof(float) * N);
+  cudaMallocManaged(reinterpret_cast<void **>(&dy), sizeof(float) * N);
+  make_tridiag(I, J, val, N, nz);
+  for (int i = 0; i < N; i++) hx[i] = i + 1.0f;
+  spmv<<<1, 32>>>(I, J, val, hx, dy, N);
+  cudaDeviceSynchronize();
+  return 0;
+}";
+    let t = run(src);
+    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+    assert_eq!(ints(&t, "rows"), some(&[0, 2, 5, 8, 11, 14, 16]));
+    assert_eq!(
+        floats(&t, "y"),
+        [2.0, 1.0, 3.0, 6.0, 10.0, 22.0]
+            .iter()
+            .map(|&v| Some(v))
+            .collect::<Vec<_>>()
+    );
+}
