@@ -16,6 +16,13 @@
 //! counting loop of constant bounds (`for (int j = 0; j < 4; j++) h[i].v[j] = …;`), whose bounds
 //! may not change per iteration.
 //!
+//! A statement may be an `if` (`else`, `else if`) whose condition each iteration knows (the
+//! counter, a scalar, a cell written before): the branch it picks runs ([stmt.if]/1), as in a
+//! tridiagonal CSR generator's `if (i > 1) { I[i] = I[i - 1] + 3; } else { I[1] = 2; }`; a
+//! condition not known leaves the loop to the other readers. A comma expression `a[x] = e,
+//! b[y] = f;` runs its parts in order ([expr.comma]/1); a cell's index may be any expression
+//! the iteration knows (`J[start + 1] = i;` after `start = …;`).
+//!
 //! A signed overflow ([expr]/4: undefined behavior) in a cell's value leaves that cell
 //! undefined with the reason (`crate::host_undef`); in a scalar's update
 //! (`s = s * 1103515245 + 12345;`), the scalar has no value from then on, and every cell or
