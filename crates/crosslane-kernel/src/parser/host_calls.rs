@@ -910,6 +910,13 @@ impl Parser<'_> {
                     })
                     .collect();
                 if filled.is_empty() {
+                    // Managed memory the callee wrote with values not known (`val[0] = rand()
+                    // / RAND_MAX;`): unknown to the caller too, with the callee's reason.
+                    if let Some(why) = inner.unknown.get(p).filter(|_| managed).cloned() {
+                        Self::mark_unknown(st, std::slice::from_ref(&arg.name), &why);
+                        self.call_written.push(arg.name.clone());
+                        continue;
+                    }
                     // A filled array the callee only read (`compute_expected(a_host, b_host,
                     // out)`, its parameters `const std::vector<int>&`): the body was read, its
                     // cells are as they were, so the call is no unknown write of it.

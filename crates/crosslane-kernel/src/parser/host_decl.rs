@@ -369,10 +369,26 @@ impl Parser<'_> {
                             .and_then(HostVal::int)
                             .and_then(|x| usize::try_from(x).ok());
                         let value = self.host_value(st, c + 2, end).and_then(HostVal::text);
+                        let known = index.is_some() && value.is_some();
                         if self.managed_first_cell(st, &name, index, value) {
                             if let Some(f) = st.fills.get_mut(&name) {
                                 f.1 = toks[k].line;
                             }
+                        } else if !known
+                            && st
+                                .mallocs
+                                .get(&name)
+                                .is_some_and(|m| m.1.ends_with("Managed"))
+                        {
+                            // `val[0] = rand() / RAND_MAX;` of managed memory: a cell was
+                            // written with a value (or at an index) host code does not know, so
+                            // its cells are unknown from here, not undefined.
+                            let why = format!(
+                                "`{}` at line {} writes a cell of `{name}` with no constant value",
+                                source_text(&toks[k..end]),
+                                toks[k].line
+                            );
+                            Self::mark_unknown(st, std::slice::from_ref(&name), &why);
                         }
                     }
                     return;

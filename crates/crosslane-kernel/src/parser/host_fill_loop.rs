@@ -84,6 +84,9 @@ const MAX_IF_DEPTH: u8 = 4;
 struct Fill {
     cells: HashMap<String, Vec<String>>,
     poisoned: Poisoned,
+    /// Arrays host code no longer knows (written before where it was not read): the loop's
+    /// writes of them are not run, and they stay unknown with their reason.
+    skip: std::collections::HashSet<String>,
 }
 
 /// The `make_<type><N>(…)` constructors of CUDA's and HIP's vector types (CUDA C++ Programming
@@ -193,15 +196,20 @@ impl Parser<'_> {
             // it (for its type) and the line of the overflow. A cell or scalar computed from
             // one is undefined for the same reason; the cells before it keep their values.
             poisoned: HashMap::new(),
+            skip: std::collections::HashSet::new(),
         };
         for step in flat(&steps) {
             if let Step::Cell { arr, sub, .. } = step {
                 let old = match st.fills.get(arr) {
                     Some((v, _)) => v.clone(),
                     // An array host code no longer knows (written where it was not read): its
-                    // other cells are unknown, not undefined; the loop is left to the other
-                    // readers, which say so.
-                    None if st.unknown.contains_key(arr) => return None,
+                    // cells are unknown, not undefined, and stay so (a statement reading one
+                    // for another array's cell, a scalar or a condition leaves the whole loop
+                    // to the other readers, as a value not read does).
+                    None if st.unknown.contains_key(arr) => {
+                        fill.skip.insert(arr.clone());
+                        continue;
+                    }
                     None => {
                         let whole = arr.split('.').next().unwrap_or(arr);
                         let per = sub.as_ref().map_or(1, |s| i128::from(s.1));
@@ -438,6 +446,7 @@ impl Parser<'_> {
                         }
                     }
                 }
+                Step::Cell { arr, .. } if fill.skip.contains(arr) => {}
                 Step::Cell {
                     arr,
                     sub,
