@@ -5,7 +5,8 @@
 //! (C++17 [stmt.if]/1), and a comma expression runs its parts in order ([expr.comma]/1).
 //! Expected values come from the Python model quoted beside each test.
 
-use crate::support::{floats, ints};
+use crate::support::{floats, has, ints};
+use crosslane_core::Level;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
 
 fn run(src: &str) -> KernelTrace {
@@ -243,4 +244,77 @@ int main() {
             .map(|&v| Some(v))
             .collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn values_from_rand_stay_unknown_while_the_other_arrays_are_filled() {
+    // As the helper test, with `vals[0]` and `vals[1]` from `rand()` (glibc's sequence is not
+    // modelled): `rows` and `cols` do not depend on `vals`, so they are filled as before
+    // (rows = [0, 2, 5, 8, 11, 14, 16] by the Python model); `vals` stays unknown, and the
+    // launch names the host line that wrote it.
+    let src = "\
+__global__ void spmv(const int* I, const int* J, const float* val, const float* x, float* y,
+                     int n) {
+  int r = threadIdx.x;
+  if (r < n) {
+    float s = 0.0f;
+    for (int k = I[r]; k < I[r + 1]; k++) s += val[k] * x[J[k]];
+    y[r] = s;
+  }
+}
+void tridiag(int* I, int* J, float* val, int n, int nz) {
+  I[0] = 0, J[0] = 0, J[1] = 1;
+  val[0] = (float)rand() / RAND_MAX + 4.0f;
+  val[1] = (float)rand() / RAND_MAX;
+  int start;
+  for (int i = 1; i < n; i++) {
+    if (i > 1) {
+      I[i] = I[i - 1] + 3;
+    } else {
+      I[1] = 2;
+    }
+    start = (i - 1) * 3 + 2;
+    J[start] = i - 1;
+    J[start + 1] = i;
+    if (i < n - 1) {
+      J[start + 2] = i + 1;
+    }
+    val[start] = val[start - 1];
+    val[start + 1] = (float)rand() / RAND_MAX + 4.0f;
+    if (i < n - 1) {
+      val[start + 2] = (float)rand() / RAND_MAX;
+    }
+  }
+  I[n] = nz;
+}
+int main() {
+  int N = 6, nz = (N - 2) * 3 + 4;
+  int *I, *J;
+  float *val, *x, *y;
+  cudaMallocManaged(&I, sizeof(int) * (N + 1));
+  cudaMallocManaged(&J, sizeof(int) * nz);
+  cudaMallocManaged(&val, sizeof(float) * nz);
+  cudaMallocManaged(&x, sizeof(float) * N);
+  cudaMallocManaged(&y, sizeof(float) * N);
+  tridiag(I, J, val, N, nz);
+  for (int i = 0; i < N; i++) x[i] = 1.0f;
+  spmv<<<1, 32>>>(I, J, val, x, y, N);
+  cudaDeviceSynchronize();
+  return 0;
+}
+";
+    let t = run(src);
+    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+    assert_eq!(ints(&t, "I"), some(&[0, 2, 5, 8, 11, 14, 16]));
+    assert_eq!(
+        ints(&t, "J"),
+        some(&[0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5])
+    );
+    assert!(floats(&t, "val").iter().all(Option::is_none));
+    assert!(floats(&t, "y").iter().all(Option::is_none));
+    assert!(has(
+        &t,
+        Level::Warning,
+        "writes a cell of `val` with no constant value"
+    ));
 }
