@@ -45,6 +45,9 @@ struct ArgInfo {
     name: String,
     value: Option<HostVal>,
     malloc: Option<(u64, String, u32)>,
+    /// The element size of the memory it points to, when known (managed memory a helper
+    /// fills cell by cell).
+    elem: Option<u64>,
     copy: Option<(String, Option<Fill>)>,
     fill: Option<Fill>,
     array: Option<i128>,
@@ -763,6 +766,7 @@ impl Parser<'_> {
         ArgInfo {
             name: n.to_string(),
             malloc: st.mallocs.get(n).cloned(),
+            elem: st.elem_bytes.get(n).copied(),
             copy: st
                 .copies
                 .get(n)
@@ -881,6 +885,9 @@ impl Parser<'_> {
             // A pointer or host array passed on: what the caller knew of it.
             if let Some(m) = &arg.malloc {
                 inner.mallocs.insert(p.clone(), m.clone());
+                if let Some(e) = arg.elem {
+                    inner.elem_bytes.insert(p.clone(), e);
+                }
                 bound.push(format!("`{p}` = `{}`", arg.name));
             }
             if let Some((h, fill)) = &arg.copy {
@@ -900,7 +907,10 @@ impl Parser<'_> {
             // into `a`'s cells, of `a`'s type).
             // A `malloc`ed host pointer not yet filled has no length here, but its element
             // type is known all the same (`init(h, n)` reading back `in[i]`).
-            let typed = self.host_scalars.contains_key(&arg.name) && arg.malloc.is_none();
+            // Managed memory is host memory as well (CUDA C++ Programming Guide, Unified
+            // Memory: the host reads and writes it directly), so a helper's cells of it are typed.
+            let host_memory = arg.malloc.as_ref().is_none_or(|m| m.1.ends_with("Managed"));
+            let typed = self.host_scalars.contains_key(&arg.name) && host_memory;
             if (arg.array.is_some() || arg.fill.is_some() || typed) && p != &arg.name {
                 if let Some(&s) = self.host_scalars.get(&arg.name) {
                     saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));
@@ -997,6 +1007,13 @@ impl Parser<'_> {
                     })
                     .collect();
                 if filled.is_empty() {
+                    // Managed memory the callee wrote with values not known (`val[0] = rand()
+                    // / RAND_MAX;`): unknown to the caller too, with the callee's reason.
+                    if let Some(why) = inner.unknown.get(p).filter(|_| managed).cloned() {
+                        Self::mark_unknown(st, std::slice::from_ref(&arg.name), &why);
+                        self.call_written.push(arg.name.clone());
+                        continue;
+                    }
                     // A filled array the callee only read (`compute_expected(a_host, b_host,
                     // out)`, its parameters `const std::vector<int>&`): the body was read, its
                     // cells are as they were, so the call is no unknown write of it.

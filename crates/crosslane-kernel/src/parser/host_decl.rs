@@ -133,6 +133,17 @@ impl Parser<'_> {
             return;
         };
         let Some(is_dim3) = self.host_declarator(st, k, a0, b0, None) else {
+            // `I[0] = 0, J[0] = 0, J[1] = 1;`: no declaration but a comma expression of cell
+            // assignments, run in order (C++17 [expr.comma]/1), each read as its own.
+            let cells = parts.iter().all(|&(a, _)| {
+                matches!(self.toks.get(a).map(|t| &t.tok), Some(Tok::Ident(_)))
+                    && matches!(self.toks.get(a + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
+            });
+            if cells {
+                for &(a, b) in &parts[1..] {
+                    self.host_declarator(st, a, a, b, None);
+                }
+            }
             return;
         };
         for &(a, b) in &parts[1..] {
@@ -362,10 +373,26 @@ impl Parser<'_> {
                             .and_then(HostVal::int)
                             .and_then(|x| usize::try_from(x).ok());
                         let value = self.host_value(st, c + 2, end).and_then(HostVal::text);
+                        let known = index.is_some() && value.is_some();
                         if self.managed_first_cell(st, &name, index, value) {
                             if let Some(f) = st.fills.get_mut(&name) {
                                 f.1 = toks[k].line;
                             }
+                        } else if !known
+                            && st
+                                .mallocs
+                                .get(&name)
+                                .is_some_and(|m| m.1.ends_with("Managed"))
+                        {
+                            // `val[0] = rand() / RAND_MAX;` of managed memory: a cell was
+                            // written with a value (or at an index) host code does not know, so
+                            // its cells are unknown from here, not undefined.
+                            let why = format!(
+                                "`{}` at line {} writes a cell of `{name}` with no constant value",
+                                source_text(&toks[k..end]),
+                                toks[k].line
+                            );
+                            Self::mark_unknown(st, std::slice::from_ref(&name), &why);
                         }
                     }
                     return;

@@ -16,6 +16,13 @@
 //! counting loop of constant bounds (`for (int j = 0; j < 4; j++) h[i].v[j] = …;`), whose bounds
 //! may not change per iteration.
 //!
+//! A statement may be an `if` (`else`, `else if`) whose condition each iteration knows (the
+//! counter, a scalar, a cell written before): the branch it picks runs ([stmt.if]/1), as in a
+//! tridiagonal CSR generator's `if (i > 1) { I[i] = I[i - 1] + 3; } else { I[1] = 2; }`; a
+//! condition not known leaves the loop to the other readers. A comma expression `a[x] = e,
+//! b[y] = f;` runs its parts in order ([expr.comma]/1); a cell's index may be any expression
+//! the iteration knows (`J[start + 1] = i;` after `start = …;`).
+//!
 //! A signed overflow ([expr]/4: undefined behavior) in a cell's value leaves that cell
 //! undefined with the reason (`crate::host_undef`); in a scalar's update
 //! (`s = s * 1103515245 + 12345;`), the scalar has no value from then on, and every cell or
@@ -59,13 +66,27 @@ enum Step {
         to: i128,
         steps: Vec<Step>,
     },
+    /// `if (c) { … } else { … }` whose condition is known per iteration (the counter, a
+    /// scalar, a cell written before): the branch taken runs ([stmt.if]/1); `else if` is an
+    /// `If` in `els`.
+    If {
+        cond: Expr,
+        then: Vec<Step>,
+        els: Vec<Step>,
+    },
 }
+
+/// Deepest nesting of `if` statements read in a loop's body.
+const MAX_IF_DEPTH: u8 = 4;
 
 /// What one run of the body writes: each array's cells, and the scalars a signed overflow
 /// left without a value.
 struct Fill {
     cells: HashMap<String, Vec<String>>,
     poisoned: Poisoned,
+    /// Arrays host code no longer knows (written before where it was not read): the loop's
+    /// writes of them are not run, and they stay unknown with their reason.
+    skip: std::collections::HashSet<String>,
 }
 
 /// The `make_<type><N>(…)` constructors of CUDA's and HIP's vector types (CUDA C++ Programming
@@ -122,12 +143,15 @@ impl Parser<'_> {
         }
         // The statements: each up to its `;`, none a control statement or a block but one
         // inner counting loop level.
-        let steps = self.fill_steps(st, &var, body_from, body_to, true)?;
+        let steps = self.fill_steps(st, &var, body_from, body_to, true, 0)?;
+        if flat(&steps).len() > MAX_STMTS * 4 {
+            return None;
+        }
         // Only a shape the simple fill loop does not read makes this reader take it: an update
         // of a scalar, a vector element, a member, an inner loop, or a loop over part of a
         // filled array.
         let needs_more = steps.iter().any(|step| match step {
-            Step::Scalar(_) | Step::Loop { .. } => true,
+            Step::Scalar(_) | Step::Loop { .. } | Step::If { .. } => true,
             Step::Cell {
                 arr,
                 sub,
@@ -154,8 +178,8 @@ impl Parser<'_> {
             return None;
         }
         // Statement runs per iteration: an inner loop's count each.
-        let inner: i128 = steps
-            .iter()
+        let inner: i128 = flat(&steps)
+            .into_iter()
             .map(|step| match step {
                 Step::Loop { from, to, .. } => (to - from).max(0),
                 _ => 0,
@@ -172,11 +196,20 @@ impl Parser<'_> {
             // it (for its type) and the line of the overflow. A cell or scalar computed from
             // one is undefined for the same reason; the cells before it keep their values.
             poisoned: HashMap::new(),
+            skip: std::collections::HashSet::new(),
         };
         for step in flat(&steps) {
             if let Step::Cell { arr, sub, .. } = step {
                 let old = match st.fills.get(arr) {
                     Some((v, _)) => v.clone(),
+                    // An array host code no longer knows (written where it was not read): its
+                    // cells are unknown, not undefined, and stay so (a statement reading one
+                    // for another array's cell, a scalar or a condition leaves the whole loop
+                    // to the other readers, as a value not read does).
+                    None if st.unknown.contains_key(arr) => {
+                        fill.skip.insert(arr.clone());
+                        continue;
+                    }
                     None => {
                         let whole = arr.split('.').next().unwrap_or(arr);
                         let per = sub.as_ref().map_or(1, |s| i128::from(s.1));
@@ -238,6 +271,7 @@ impl Parser<'_> {
         from: usize,
         to: usize,
         nest: bool,
+        ifs: u8,
     ) -> Option<Vec<Step>> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
@@ -270,7 +304,7 @@ impl Parser<'_> {
                 if after > to {
                     return None;
                 }
-                let inner = self.fill_steps(st, var, body_from, body_to, false)?;
+                let inner = self.fill_steps(st, var, body_from, body_to, false, ifs)?;
                 if inner.is_empty() {
                     return None;
                 }
@@ -283,22 +317,93 @@ impl Parser<'_> {
                 s = after;
                 continue;
             }
+            if matches!(tok(s), Some(Tok::Ident(w)) if w == "if") {
+                let (step, after) = self.fill_if(st, var, s, to, nest, ifs)?;
+                steps.push(step);
+                s = after;
+                continue;
+            }
             let semi = (s..to).find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
             if !matches!(tok(semi), Some(Tok::Punct(";"))) {
                 return None;
             }
-            if let Some(chain) = self.chain_steps(var, s, semi) {
-                steps.extend(chain);
+            // `J[a] = x, J[b] = y;`: a comma expression runs its parts in order (C++17
+            // [expr.comma]/1), each read as its own statement.
+            for (a, b) in super::host::split_commas(toks, s, semi) {
+                if let Some(chain) = self.chain_steps(var, a, b) {
+                    steps.extend(chain);
+                } else {
+                    steps.push(self.fill_step(var, a, b)?);
+                }
                 if steps.len() > MAX_STMTS {
                     return None;
                 }
-                s = semi + 1;
-                continue;
             }
-            steps.push(self.fill_step(var, s, semi)?);
             s = semi + 1;
         }
         Some(steps)
+    }
+
+    /// The `if` statement at `s` (before `to`) of a loop's body: its condition, its branches'
+    /// statements (read as [`Self::fill_steps`] reads a body; `else if` nests), and where the
+    /// next statement starts. `None` past [`MAX_IF_DEPTH`] or for a branch of another shape.
+    fn fill_if(
+        &mut self,
+        st: &HostState,
+        var: &str,
+        s: usize,
+        to: usize,
+        nest: bool,
+        ifs: u8,
+    ) -> Option<(Step, usize)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        if ifs >= MAX_IF_DEPTH || !matches!(tok(s + 1), Some(Tok::Punct("("))) {
+            return None;
+        }
+        let c = self.closing(s + 1).filter(|&c| c < to)?;
+        let cond = self.sub_expr(s + 2, c)?;
+        let (then, mut after) = self.fill_branch(st, var, c + 1, to, nest, ifs + 1)?;
+        let mut els = Vec::new();
+        if matches!(tok(after), Some(Tok::Ident(w)) if w == "else") && after < to {
+            if matches!(tok(after + 1), Some(Tok::Ident(w)) if w == "if") {
+                let (step, next) = self.fill_if(st, var, after + 1, to, nest, ifs + 1)?;
+                els.push(step);
+                after = next;
+            } else {
+                let (steps, next) = self.fill_branch(st, var, after + 1, to, nest, ifs + 1)?;
+                els = steps;
+                after = next;
+            }
+        }
+        Some((Step::If { cond, then, els }, after))
+    }
+
+    /// A branch of an `if` at `b`: a block or one statement up to its `;`.
+    fn fill_branch(
+        &mut self,
+        st: &HostState,
+        var: &str,
+        b: usize,
+        to: usize,
+        nest: bool,
+        ifs: u8,
+    ) -> Option<(Vec<Step>, usize)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        if matches!(tok(b), Some(Tok::Punct("{"))) {
+            let c = self.closing(b).filter(|&c| c < to)?;
+            Some((self.fill_steps(st, var, b + 1, c, nest, ifs)?, c + 1))
+        } else {
+            if matches!(tok(b), Some(Tok::Ident(w)) if w == "if" || w == "for") {
+                return None;
+            }
+            let semi = (b..to).find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
+            if !matches!(tok(semi), Some(Tok::Punct(";"))) {
+                return None;
+            }
+            Some((self.fill_steps(st, var, b, semi + 1, false, ifs)?, semi + 1))
+        }
     }
 
     /// Runs `steps` once with the outer counter at `i` (its value bound in `env`), in order
@@ -341,6 +446,7 @@ impl Parser<'_> {
                         }
                     }
                 }
+                Step::Cell { arr, .. } if fill.skip.contains(arr) => {}
                 Step::Cell {
                     arr,
                     sub,
@@ -402,6 +508,19 @@ impl Parser<'_> {
                     for (c, t) in v[at..at + width].iter_mut().zip(texts) {
                         *c = t;
                     }
+                }
+                Step::If { cond, then, els } => {
+                    // The condition as it stands in this iteration; one not known (a value
+                    // not read) leaves the loop to the other readers.
+                    let c = &self.bind_cell_reads(cond, env, &fill.cells)?;
+                    take_overflow();
+                    let c = self.host_fold(c, env)?;
+                    let taken = match c {
+                        HostVal::Float(x) => x != 0.0,
+                        HostVal::F32(x) => x != 0.0,
+                        v => v.int()? != 0,
+                    };
+                    self.run_steps(if taken { then } else { els }, i, env, fill)?;
                 }
                 Step::Loop {
                     var,
@@ -581,10 +700,9 @@ impl Parser<'_> {
             && matches!(tok(s + 1), Some(Tok::Punct("[")))
         {
             if let Some(c) = self.closing(s + 1).filter(|&c| c < semi) {
-                let names_var = toks[s + 2..c]
-                    .iter()
-                    .any(|t| matches!(&t.tok, Tok::Ident(n) if n == var));
-                if names_var && matches!(tok(c + 1), Some(Tok::Punct("="))) {
+                // `J[start + 1] = e;`, `I[1] = e;`: any index, computed as the iteration
+                // stands (a scalar the body assigned before, a constant).
+                if matches!(tok(c + 1), Some(Tok::Punct("="))) && c + 2 < semi {
                     let Some(Tok::Ident(arr)) = tok(s) else {
                         return None;
                     };
@@ -620,13 +738,20 @@ impl Parser<'_> {
     }
 }
 
-/// Every statement of `steps`, an inner loop's after the loop itself.
+/// Every statement of `steps`, an inner loop's and a branch's included (walked with a list,
+/// not by recursion).
 fn flat(steps: &[Step]) -> Vec<&Step> {
     let mut out = Vec::new();
-    for step in steps {
+    let mut todo: Vec<&Step> = steps.iter().rev().collect();
+    while let Some(step) = todo.pop() {
         out.push(step);
-        if let Step::Loop { steps, .. } = step {
-            out.extend(steps.iter());
+        match step {
+            Step::Loop { steps, .. } => todo.extend(steps.iter().rev()),
+            Step::If { then, els, .. } => {
+                todo.extend(els.iter().rev());
+                todo.extend(then.iter().rev());
+            }
+            _ => {}
         }
     }
     out

@@ -274,6 +274,31 @@ impl Parser<'_> {
     pub(super) fn host_cell_assign(&mut self, st: &mut HostState, k: usize) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        // `I[0] = 0, J[0] = 0, J[1] = 1;`: a comma expression of cell assignments runs each in
+        // order (C++17 [expr.comma]/1); read only when every part is one (else nothing is
+        // written here and the other readers take the statement).
+        let semi =
+            (k..toks.len()).find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
+        if matches!(tok(semi), Some(Tok::Punct(";"))) {
+            let parts = super::host::split_commas(toks, k, semi);
+            if parts.len() > 1 {
+                let saved = (st.fills.clone(), st.unknown.clone());
+                for &(a, b) in &parts {
+                    if self.host_cell_assign_part(st, a, b).is_none() {
+                        (st.fills, st.unknown) = saved;
+                        return None;
+                    }
+                }
+                return Some(semi + 1);
+            }
+        }
+        self.host_cell_assign_part(st, k, semi).map(|_| semi + 1)
+    }
+
+    /// One cell assignment `h[K] = e` over `k..semi` (see [`Self::host_cell_assign`]).
+    fn host_cell_assign_part(&mut self, st: &mut HostState, k: usize, semi: usize) -> Option<()> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         // `p.dims[K] = e;`: a struct's array member, kept under its dotted name.
         let mut open = k + 1;
         while matches!(tok(open), Some(Tok::Punct(".")))
@@ -291,13 +316,8 @@ impl Parser<'_> {
             return None;
         }
         let k = open - 1;
-        let close = self.closing(k + 1)?;
-        if !matches!(tok(close + 1), Some(Tok::Punct("="))) {
-            return None;
-        }
-        let semi = (close + 2..toks.len())
-            .find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
-        if !matches!(tok(semi), Some(Tok::Punct(";"))) {
+        let close = self.closing(k + 1).filter(|&c| c < semi)?;
+        if !matches!(tok(close + 1), Some(Tok::Punct("="))) || close + 2 >= semi {
             return None;
         }
         let at = self.host_value(st, k + 2, close).and_then(HostVal::int)?;
@@ -319,7 +339,7 @@ impl Parser<'_> {
         cells[usize::try_from(at).ok()?] = v;
         st.unknown.remove(arr);
         st.fills.insert(arr.to_string(), (cells, toks[k].line));
-        Some(semi + 1)
+        Some(())
     }
 }
 

@@ -86,6 +86,7 @@ mod kernel_host_cells;
 mod kernel_host_const_param;
 mod kernel_host_copies;
 mod kernel_host_eval;
+mod kernel_host_fill_branches;
 mod kernel_host_fill_helpers;
 mod kernel_host_fills;
 mod kernel_host_helper_vec;
