@@ -179,5 +179,6 @@ mod wgsl_private;
 mod wgsl_relax;
 mod wgsl_round3;
 mod wgsl_round4;
+mod wgsl_round5;
 mod wgsl_scan_undefined;
 mod wgsl_uniformity;

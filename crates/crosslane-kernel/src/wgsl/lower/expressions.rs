@@ -74,6 +74,13 @@ impl Lower<'_> {
                 let (c, kk) = pick.ok_or_else(|| {
                     KernelError::new(at.line, at.col, "a constructor with too few values")
                 })?;
+                // `kk` counts the constructed value's cells; a component of wider cells (an
+                // `array<u32, N>` in a struct mixing `f16` with 4-byte scalars, held in 2-byte
+                // cells) numbers its own (WGSL § 13.4 Memory Layout: byte offsets agree).
+                let module = self.module();
+                let pw = types::cell_width(module, self.ty_inner(h));
+                let cw = types::cell_width(module, self.ty_inner(c));
+                let kk = if cw > pw && pw > 0 { kk * pw / cw } else { kk };
                 self.expr_c(c, Some(kk), d)?
             }
             Expression::Compose { components, .. } if k.is_some() => {
@@ -146,9 +153,17 @@ impl Lower<'_> {
                 } else if self.vector(*base).is_some() {
                     self.expr_c(*base, Some(*index), d)?
                 } else if self.value_cells(*base).is_some() {
-                    // A column of a matrix value, a member of a struct value: its cells.
+                    // A column of a matrix value, a member of a struct value: its cells. `k`
+                    // counts the member's own cells; a member of wider cells (an `array<u32,
+                    // N>` in a struct mixing `f16` with 4-byte scalars, held in 2-byte cells)
+                    // starts its cell k at byte 4k (WGSL § 13.4 Memory Layout).
                     let start = self.element_start(*base, *index);
-                    self.expr_c(*base, Some(start + k.unwrap_or(0)), d)?
+                    let module = self.module();
+                    let pw = types::cell_width(module, self.ty_inner(*base));
+                    let cw = types::cell_width(module, self.ty_inner(h));
+                    let k = k.unwrap_or(0);
+                    let k = if cw > pw && pw > 0 { k * (cw / pw) } else { k };
+                    self.expr_c(*base, Some(start + k), d)?
                 } else if let (Some(name), TypeInner::Struct { members, .. }) =
                     (self.baked.get(base).cloned(), self.ty_inner(*base))
                 {

@@ -320,8 +320,14 @@ impl Lower<'_> {
                 if let Some(starts) = self.struct_pointee(*base) {
                     // A member: its first cell in the struct, plus the component of a vector
                     // member.
+                    // `k` counts the member's own cells: a member of wider cells (an
+                    // `array<u32, N>` in a struct mixing `f16` with 4-byte scalars, held in
+                    // 2-byte cells) starts its cell k at byte 4k (WGSL § 13.4 Memory Layout).
                     let first = starts.get(*index as usize).copied().unwrap_or(0);
-                    return self.place_c(*base, Some(first + k.unwrap_or(0)), depth + 1);
+                    let (mw, sw) = (self.pointee_width(h), self.pointee_width(*base));
+                    let k = k.unwrap_or(0);
+                    let k = if mw > sw && sw > 0 { k * (mw / sw) } else { k };
+                    return self.place_c(*base, Some(first + k), depth + 1);
                 }
                 if let Some(cs) = self.matrix_pointee(*base) {
                     // A column of a matrix held by cells: column × stride, plus the row.
@@ -341,6 +347,17 @@ impl Lower<'_> {
                 Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
             _ => self.expr_c(h, k, depth),
+        }
+    }
+
+    /// The cell width in bytes of what the pointer `h` points at ([`types::cell_width`]).
+    fn pointee_width(&self, h: Handle<Expression>) -> u32 {
+        match self.ty_inner(h) {
+            TypeInner::Pointer { base, .. } => {
+                types::cell_width(self.module(), &self.module().types[*base].inner)
+            }
+            TypeInner::ValuePointer { scalar, .. } => u32::from(scalar.width.max(1)),
+            _ => 4,
         }
     }
 
@@ -512,6 +529,15 @@ impl Lower<'_> {
                 _ => return Ok(None),
             };
             let scale = match &base_inner {
+                // The stride over the root's cell width: an `array<u32, N>` member of a
+                // struct mixing `f16` with 4-byte scalars steps 2 cells of 2 bytes (WGSL §
+                // 13.4 Memory Layout: the stride is the element's size rounded to its
+                // alignment, in bytes, whatever cells hold the buffer).
+                TypeInner::Array {
+                    base: e, stride, ..
+                } if types::cell_width(self.module(), &types[*e].inner) > 1 => {
+                    u64::from((*stride / width).max(1))
+                }
                 TypeInner::Array {
                     base: e, stride, ..
                 } => u64::from(types::stride_cells(self.module(), *e, *stride)),
@@ -553,6 +579,22 @@ impl Lower<'_> {
             TypeInner::Pointer { base, .. }
                 if matches!(self.module().types[*base].inner, TypeInner::Array { .. })
         );
+        // Cell k of the value counts cells of the value's own width; a value of 4-byte cells
+        // (an `array<u32, N>` member) inside 2-byte cells (a struct mixing `f16` with 4-byte
+        // scalars) starts its cell k at byte 4k (WGSL § 13.4 Memory Layout).
+        let own_width = match self.ty_inner(h) {
+            TypeInner::Pointer { base, .. } => {
+                types::cell_width(self.module(), &self.module().types[*base].inner)
+            }
+            _ => width,
+        };
+        let k = k.map(|k| {
+            if own_width > width {
+                k * (own_width / width)
+            } else {
+                k
+            }
+        });
         if array {
             if let Some(k) = k {
                 add(int_lit(u64::from(k), at), at);
