@@ -143,6 +143,27 @@ fn blank_item(src: &str, word: &str, item: &str) -> (String, bool) {
     )
 }
 
+/// Where an `enable` directive names `chromium_experimental_subgroup_matrix` (Dawn's
+/// experimental subgroup matrix extension), if one does: a scan of the lines that start with
+/// `enable` (directives come before any declaration, WGSL § Directives).
+fn subgroup_matrix_enable(src: &str) -> Option<usize> {
+    const NAME: &str = "chromium_experimental_subgroup_matrix";
+    let mut start = 0;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("enable") && t[6..].starts_with(|c: char| c.is_whitespace()) {
+            if let Some(k) = t.find(NAME) {
+                let end = t.as_bytes().get(k + NAME.len());
+                if !is_ident_byte(t.as_bytes()[k - 1]) && end.is_none_or(|b| !is_ident_byte(*b)) {
+                    return Some(start + (line.len() - t.len()) + k);
+                }
+            }
+        }
+        start += line.len();
+    }
+    None
+}
+
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -461,6 +482,22 @@ pub fn parse_limited(
             "mixing `&&` and `||` requires parentheses (WGSL spec, § Expressions: one \
              short-circuit expression chains a single operator; Tint refuses it too): write \
              `(a && b) || c`",
+        ));
+    }
+    if let Some(at) = subgroup_matrix_enable(src) {
+        // Checked before the operator scan: `subgroupMatrixLoad<subgroup_matrix_left<f16, 8,
+        // 8>>(…)` is a template list that scan does not know.
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            "subgroup matrices (`enable chromium_experimental_subgroup_matrix;`: \
+             `subgroup_matrix_left` / `_right` / `_result`, `subgroupMatrixLoad`, \
+             `subgroupMatrixMultiplyAccumulate`, `subgroupMatrixStore`) are not emulated: \
+             Chromium's experimental extension gives each matrix's layout across the \
+             subgroup to the implementation (Dawn, docs/dawn/features/subgroup_matrix.md). \
+             Run the tiled product with per-invocation loops over K, or with subgroup \
+             built-ins such as `subgroupShuffle` and `subgroupAdd`",
         ));
     }
     if let Some((at, message)) = super::op_mix_text::refusal(src) {

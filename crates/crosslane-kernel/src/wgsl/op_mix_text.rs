@@ -135,7 +135,8 @@ impl Level {
 }
 
 /// Names that take a template list (`vec4<f32>`, `array<u32, 4>`, `ptr<function, u32>`,
-/// `var<storage>`, `bitcast<u32>(…)`, `texture_2d<f32>`): after one of these, `<` opens a list.
+/// `var<storage>`, `bitcast<u32>(…)`, `texture_2d<f32>`, Dawn's `subgroupMatrixLoad<
+/// subgroup_matrix_left<f16, 8, 8>>(…)`): after one of these, `<` opens a list.
 fn takes_template(word: &[u8]) -> bool {
     matches!(
         word,
@@ -157,7 +158,9 @@ fn takes_template(word: &[u8]) -> bool {
             | b"atomic"
             | b"bitcast"
             | b"var"
+            | b"subgroupMatrixLoad"
     ) || word.starts_with(b"texture_")
+        || word.starts_with(b"subgroup_matrix_")
 }
 
 /// Keywords after which an operand starts an expression (`return -x`, `if x & y == z {`).

@@ -106,3 +106,33 @@ fn main(@builtin(local_invocation_index) t: u32) {
     let t = run_with(src, c);
     assert_eq!(ints_or_min(&t, "r"), want);
 }
+
+/// Dawn's experimental subgroup matrices (ggml-webgpu's `mul_mat_subgroup_matrix.wgsl`, ONNX
+/// Runtime's `subgroup_matrix_matmul_nbits`): the matrices' layout across the subgroup is the
+/// implementation's (Dawn, docs/dawn/features/subgroup_matrix.md), so the shader is refused at
+/// the `enable` directive, naming the extension. It was refused at the template list
+/// `subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(…)` as "mixing `<` and `<` requires
+/// parentheses", which Tint does not say (Tint accepts the shader); without the directive
+/// (Tint: "use of 'subgroup_matrix_*' requires enabling extension") the template list is no
+/// longer read as comparisons.
+#[test]
+fn subgroup_matrices_are_refused_at_their_enable_directive() {
+    let src = "enable f16;
+enable subgroups;
+enable chromium_experimental_subgroup_matrix;
+var<workgroup> sh: array<f16, 256>;
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(32)
+fn main(@builtin(local_invocation_index) t: u32) {
+  let a = subgroupMatrixLoad<subgroup_matrix_left<f16, 8, 8>>(&sh, 0u, false, 8u);
+  var c: subgroup_matrix_result<f16, 8, 8>;
+  subgroupMatrixStore(&sh, 128u, c, false, 8u);
+  o[t] = f32(sh[t]);
+}";
+    let e = crosslane_kernel::wgsl::run_wgsl(src, wgsl_out(32, 32)).expect_err("refused");
+    assert_eq!((e.line, e.col), (3, 8), "{e}");
+    assert!(e.message.contains("subgroup matrices"), "{e}");
+    let without = src.replace("enable chromium_experimental_subgroup_matrix;\n", "");
+    let e = crosslane_kernel::wgsl::run_wgsl(&without, wgsl_out(32, 32)).expect_err("refused");
+    assert!(!e.message.contains("requires parentheses"), "{e}");
+}
