@@ -135,7 +135,9 @@ fn is_high_half(b: &Binding, k: usize) -> bool {
     b.member_type(k) == Some(crosslane_kernel::wgsl::lower::HIGH_HALF)
 }
 
-/// A cell as JSON: a number in the element type, null where undefined or indeterminate.
+/// A cell as JSON: a number in the element type, null where undefined or indeterminate, and a
+/// string (`"inf"`, `"-inf"`, `"NaN"`) for a float JSON has no number for (as the kernel
+/// trace's buffers write them; `serde_json` would turn it into null, read as undefined).
 pub fn cell_json(c: &Option<KVal>) -> serde_json::Value {
     match c {
         None => serde_json::Value::Null,
@@ -145,9 +147,13 @@ pub fn cell_json(c: &Option<KVal>) -> serde_json::Value {
         }) => serde_json::Value::Bool(*bits != 0),
         Some(v) => match v.as_int() {
             Some(n) => serde_json::json!(n as i64),
-            None => v
-                .as_f64()
-                .map_or(serde_json::Value::Null, |x| serde_json::json!(x)),
+            None => v.as_f64().map_or(serde_json::Value::Null, |x| {
+                if x.is_finite() {
+                    serde_json::json!(x)
+                } else {
+                    serde_json::Value::String(format!("{x}"))
+                }
+            }),
         },
     }
 }
@@ -155,6 +161,7 @@ pub fn cell_json(c: &Option<KVal>) -> serde_json::Value {
 fn cell_text(c: &Option<KVal>) -> String {
     match cell_json(c) {
         serde_json::Value::Null => "?".into(),
+        serde_json::Value::String(s) => s,
         v => v.to_string(),
     }
 }

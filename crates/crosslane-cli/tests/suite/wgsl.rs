@@ -680,3 +680,30 @@ fn a_run_ended_by_an_error_exits_1() {
     assert_eq!(json(&out)["outcome"]["kind"], "error");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An f32 quotient by zero is ±inf (0/0 NaN), as the engine holds it and as a GPU stores it
+/// (IEEE 754 § 6.1, § 7.2; WGSL § 15.7.2 lets an implementation assume none occur, so a
+/// shader that relies on them is not portable). The buffers print them as `inf` / `-inf` /
+/// `NaN` (JSON: strings, as the kernel trace writes them); they printed `?`, "undefined or
+/// indeterminate", with no diagnostic saying why (serde_json turns a non-finite number into
+/// null).
+#[test]
+fn non_finite_floats_print_as_themselves() {
+    let dir = std::env::temp_dir().join(format!("crosslane-wgsl-inf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("inf.wgsl");
+    std::fs::write(
+        &f,
+        "@group(0) @binding(0) var<storage, read_write> o: array<f32>;\n@group(0) @binding(1) var<storage, read_write> z: array<f32>;\n@compute @workgroup_size(3)\nfn main(@builtin(local_invocation_index) t: u32) { o[t] = (f32(t) - 1.0) / z[0]; }\n",
+    )
+    .unwrap();
+    let args = ["run", f.to_str().unwrap(), "--buffer", "z:1=0", "--buffer", "o:3=zero"];
+    let out = crosslane(&[&args[..], &["--json"]].concat());
+    assert_eq!(out.status.code(), Some(0));
+    // -1/0 = -inf, 0/0 = NaN, 1/0 = inf.
+    assert_eq!(values(&json(&out), "o"), vec!["-inf", "NaN", "inf"]);
+    let out = crosslane(&[&args[..], &["--trace", "none"]].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("f32 [3] = -inf NaN inf"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
