@@ -697,7 +697,14 @@ fn non_finite_floats_print_as_themselves() {
         "@group(0) @binding(0) var<storage, read_write> o: array<f32>;\n@group(0) @binding(1) var<storage, read_write> z: array<f32>;\n@compute @workgroup_size(3)\nfn main(@builtin(local_invocation_index) t: u32) { o[t] = (f32(t) - 1.0) / z[0]; }\n",
     )
     .unwrap();
-    let args = ["run", f.to_str().unwrap(), "--buffer", "z:1=0", "--buffer", "o:3=zero"];
+    let args = [
+        "run",
+        f.to_str().unwrap(),
+        "--buffer",
+        "z:1=0",
+        "--buffer",
+        "o:3=zero",
+    ];
     let out = crosslane(&[&args[..], &["--json"]].concat());
     assert_eq!(out.status.code(), Some(0));
     // -1/0 = -inf, 0/0 = NaN, 1/0 = inf.

@@ -212,9 +212,11 @@ pub(super) fn cell_width(module: &naga::Module, inner: &TypeInner) -> u32 {
 /// scalar members, and nothing else: a function or private variable of it is held one local
 /// per member cell, numbered in 2-byte cells (WGSL § 13.4 Memory Layout: `f16` has size and
 /// alignment 2, so every member starts at a distinct even offset and each `f16` component
-/// at its own 2-byte cell; a 4-byte scalar takes the cell at its offset). A buffer of it
-/// stays refused (the engine's buffers have one cell width), as do 4-byte vectors, nested
-/// structs and arrays in it (their components are numbered in their own 4-byte cells).
+/// at its own 2-byte cell; a 4-byte scalar takes the cell at its offset). A struct that also
+/// holds arrays or nested structs is not this one: [`cell_scalar`] gives it 2-byte cells
+/// ([`HALF_WORDS`]) in memory and a `let` or function `var` of it is held one local per data
+/// cell ([`real_cells`]); an access into a member of 4-byte cells (an `array<u32, N>`)
+/// scales its own cell numbers by 2 there (WGSL § 13.4 Memory Layout: byte offsets agree).
 pub(super) fn held_mixed_struct(module: &naga::Module, inner: &TypeInner) -> bool {
     let TypeInner::Struct { members, .. } = inner else {
         return false;
