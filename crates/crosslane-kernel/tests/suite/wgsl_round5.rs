@@ -136,3 +136,44 @@ fn main(@builtin(local_invocation_index) t: u32) {
     let e = crosslane_kernel::wgsl::run_wgsl(&without, wgsl_out(32, 32)).expect_err("refused");
     assert!(!e.message.contains("requires parentheses"), "{e}");
 }
+
+/// The same block layout through the other ways a shader reaches it: a `var<private>` with a
+/// constructor initializer (was refused: "a private array or nested struct of structs mixing
+/// `f16` …"), a module `const`, a helper taking `ptr<storage, B, read_write>`, a helper taking
+/// the block by value, and `workgroupUniformLoad` of a workgroup block (WGSL § 13.4 Memory
+/// Layout: `qs` at byte 4, stride 4, in every address space).
+#[test]
+fn a_block_with_a_u32_array_in_private_const_pointer_and_uniform_load() {
+    let src = "enable f16;
+struct B { d: f16, m: f16, qs: array<u32, 4> }
+@group(0) @binding(0) var<storage, read_write> o: array<B>;
+@group(0) @binding(1) var<storage, read_write> r: array<u32>;
+var<private> p: B = B(1.5h, 2.5h, array<u32, 4>(7u, 8u, 9u, 10u));
+const C = B(0.5h, 4.5h, array<u32, 4>(1u, 2u, 3u, 4u));
+var<workgroup> w: B;
+fn put(q: ptr<storage, B, read_write>, k: u32, v: u32) { (*q).qs[k] = v; }
+fn total(b: B) -> u32 { return b.qs[0] + b.qs[1] + b.qs[2] + b.qs[3] + u32(b.m); }
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) t: u32) {
+  p.qs[t] = 100u + t;
+  r[t] = p.qs[0] + p.qs[1] * 10u + p.qs[2] * 100u + p.qs[3] * 1000u + u32(p.m * 2.0h);
+  r[4u + t] = C.qs[t] + u32(C.m * 2.0h);
+  put(&o[1], t, t + 100u);
+  r[8u + t] = o[1].qs[t];
+  w.qs[t] = t * 10u + 1u;
+  if (t == 0u) { w.m = 3.0h; }
+  let u = workgroupUniformLoad(&w);
+  r[12u + t] = u.qs[(t + 1u) % 4u] + total(u) * 1000u;
+}";
+    // r[t]: qs = [7, 8, 9, 10] with qs[t] = 100 + t; p.m = 2.5 -> 5:
+    //   t=0: 100 + 80 + 900 + 10000 + 5 = 11085; t=1: 7 + 1010 + 900 + 10000 + 5 = 11922
+    //   t=2: 7 + 80 + 10200 + 10000 + 5 = 20292; t=3: 7 + 80 + 900 + 103000 + 5 = 103992
+    // r[4+t]: C.qs[t] + 9 = 10, 11, 12, 13;  r[8+t]: 100 + t
+    // r[12+t]: w.qs = [1, 11, 21, 31], m = 3: total = 64 + 3 = 67;
+    //   qs[(t+1)%4] + 67000 = 67011, 67021, 67031, 67001
+    let want: [i128; 16] = [
+        11085, 11922, 20292, 103992, 10, 11, 12, 13, 100, 101, 102, 103, 67011, 67021, 67031, 67001,
+    ];
+    let t = run_with(src, config(32, 16));
+    assert_eq!(ints_or_min(&t, "r"), want);
+}

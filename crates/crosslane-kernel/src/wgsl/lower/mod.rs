@@ -364,16 +364,17 @@ pub fn lower(
             // Held by cells only in a variable of the invocation's own (`held_mixed_struct`).
             types::cell_scalar(module, &module.types[g.ty].inner)
                 .map_err(|m| at_err(at, &name, m))?;
-        } else if elem.scalar == Scalar::U16 {
-            // An array (or nested struct) of structs mixing `f16` with 4-byte scalars: held in
-            // 2-byte cells in storage, uniform, workgroup and function memory only.
+        } else if elem.scalar == Scalar::U16 && !matches!(count, Count::Scalar) {
+            // An array of structs mixing `f16` with 4-byte scalars: held in 2-byte cells in
+            // storage, uniform, workgroup and function memory only. One such struct (arrays
+            // and nested structs in it included) is held one local per data cell, as a
+            // function `var` is (`private_var`).
             return Err(at_err(
                 at,
                 &name,
-                "a private array or nested struct of structs mixing `f16` with 4-byte scalars \
-                 is not emulated yet (a private struct of them is, and so is such an array as a \
-                 function `var` or in workgroup or storage memory): declare it inside the \
-                 function",
+                "a private array of structs mixing `f16` with 4-byte scalars is not emulated \
+                 yet (a private struct of them is, and so is such an array as a function `var` \
+                 or in workgroup or storage memory): declare it inside the function",
             ));
         }
         if let TypeInner::Array {

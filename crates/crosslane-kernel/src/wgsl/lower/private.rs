@@ -200,6 +200,15 @@ impl Lower<'_> {
                 let (c, kk) = pick.ok_or_else(|| {
                     KernelError::new(at.line, at.col, "a constructor with too few values")
                 })?;
+                // `kk` counts this value's cells; a component of wider cells (an `array<u32,
+                // N>` in a struct mixing `f16` with 4-byte scalars) numbers its own.
+                let cw = match &module.global_expressions[c] {
+                    Expression::Compose { ty, .. } | Expression::ZeroValue(ty) => {
+                        types::cell_width(module, &module.types[*ty].inner)
+                    }
+                    _ => w,
+                };
+                let kk = if cw > w && w > 0 { kk * w / cw } else { kk };
                 self.global_cell(c, kk, t, at, d)
             }
             other => Err(KernelError::new(
