@@ -177,3 +177,27 @@ fn main(@builtin(local_invocation_index) t: u32) {
     let t = run_with(src, config(32, 16));
     assert_eq!(ints_or_min(&t, "r"), want);
 }
+
+/// A struct mixing `f16` members with a runtime-sized `array<u32>` tail: the tail starts at
+/// byte 4 with stride 4 (WGSL § 13.4 Memory Layout), so a 24-byte buffer holds 5 elements
+/// (§ arrayLength: (24 - 4) / 4). `data[1]` was written at byte 6 (misaligned, dropped).
+#[test]
+fn a_runtime_u32_tail_after_f16_members_steps_four_bytes() {
+    let src = "enable f16;
+struct T { d: f16, m: f16, data: array<u32> }
+@group(0) @binding(0) var<storage, read_write> b: T;
+@group(0) @binding(1) var<storage, read_write> r: array<u32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) t: u32) {
+  b.data[t] = t * 3u + 1u;
+  if (t == 0u) { b.m = 2.0h; }
+  storageBarrier();
+  r[t] = b.data[t] + arrayLength(&b.data) * 100u + u32(b.m) * 1000u;
+}";
+    // data = [1, 4, 7, 10]; 5 elements; m = 2: 2501, 2504, 2507, 2510.
+    let mut c = config(32, 4);
+    c.args.insert("b".into(), "zero".into());
+    c.buffer_len.insert("b".into(), 12);
+    let t = run_with(src, c);
+    assert_eq!(ints_or_min(&t, "r"), [2501, 2504, 2507, 2510]);
+}
