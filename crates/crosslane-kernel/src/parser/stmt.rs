@@ -767,6 +767,9 @@ impl Parser<'_> {
                 a => a,
             };
             if is_constexpr && array.is_none() {
+                if let Some(e) = &init {
+                    self.eager_constexpr_instances(e);
+                }
                 if let Some(v) = init.as_ref().and_then(|e| self.fold_int(e)) {
                     ty = self.constexpr_local(&name, ty, auto, v, span);
                     list.push(Declarator {
