@@ -19,7 +19,8 @@
 //!   BlockSizeZ>`: `reduce(input, output[, valid_items][, storage][, op])` (rocPRIM API,
 //!   `rocprim::block_reduce`: "the result is returned to the first thread");
 //! - `rocprim::plus`, `maximum`, `minimum`; `lane_id()`, `warp_id()`,
-//!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `syncthreads()`,
+//!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `warp_size()`,
+//!   `host_warp_size()` (the run's wave width, host code too), `syncthreads()`,
 //!   `wave_barrier()`, `detail::logical_warp_id<N>()` / `logical_lane_id<N>()` (a thread's
 //!   flat id in its block over `N`, its lane modulo `N`); `warp_shuffle`, `warp_shuffle_up`,
 //!   `warp_shuffle_down`, `warp_shuffle_xor` (rocPRIM API, "Warp-level intrinsics", HIP's
@@ -144,6 +145,8 @@ const KNOWN: &[&str] = &[
     "lane_id",
     "warp_id",
     "device_warp_size",
+    "warp_size",
+    "host_warp_size",
     "syncthreads",
     "wave_barrier",
     "warp_shuffle",
