@@ -19,8 +19,9 @@
 //!   BlockSizeZ>`: `reduce(input, output[, valid_items][, storage][, op])` (rocPRIM API,
 //!   `rocprim::block_reduce`: "the result is returned to the first thread");
 //! - `rocprim::plus`, `maximum`, `minimum`; `lane_id()`, `warp_id()`,
-//!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `warp_size()`,
-//!   `host_warp_size()` (the run's wave width, host code too), `syncthreads()`,
+//!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `warp_size()` and
+//!   `host_warp_size()` (the run's wave width, host code too; declared as
+//!   `__rocprim_warp_size` / `__rocprim_host_warp_size`), `syncthreads()`,
 //!   `wave_barrier()`, `detail::logical_warp_id<N>()` / `logical_lane_id<N>()` (a thread's
 //!   flat id in its block over `N`, its lane modulo `N`); `warp_shuffle`, `warp_shuffle_up`,
 //!   `warp_shuffle_down`, `warp_shuffle_xor` (rocPRIM API, "Warp-level intrinsics", HIP's
@@ -145,8 +146,6 @@ const KNOWN: &[&str] = &[
     "lane_id",
     "warp_id",
     "device_warp_size",
-    "warp_size",
-    "host_warp_size",
     "syncthreads",
     "wave_barrier",
     "warp_shuffle",
@@ -164,6 +163,11 @@ const KNOWN: &[&str] = &[
     "block_load",
     "block_store",
     "block_exchange",
+    "warp_load",
+    "warp_store",
+    "warp_exchange",
+    "warp_load_method",
+    "warp_store_method",
     "block_load_direct_blocked",
     "block_load_direct_striped",
     "block_store_direct_blocked",
@@ -241,6 +245,13 @@ fn mark_unknown(mut tokens: Vec<Token>) -> Vec<Token> {
     let colons = |t: Option<&Token>| matches!(t.map(|t| &t.tok), Some(Tok::Punct("::")));
     for k in 0..tokens.len() {
         if word(tokens.get(k)) != Some("rocprim") || !colons(tokens.get(k + 1)) {
+            continue;
+        }
+        // `rocprim::warp_size()` / `host_warp_size()`: declared under reserved names, so that
+        // the source's own `warp_size` (a constant in `main`, a template argument) stays its own.
+        if let Some(n @ ("warp_size" | "host_warp_size")) = word(tokens.get(k + 2)) {
+            let renamed = format!("__rocprim_{n}");
+            tokens[k + 2].tok = Tok::Ident(renamed);
             continue;
         }
         let known = match word(tokens.get(k + 2)) {
