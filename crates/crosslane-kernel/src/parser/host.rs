@@ -413,6 +413,12 @@ impl Parser<'_> {
                 None => self.aliases.remove(&n),
             };
         }
+        for (n, old) in st.local_struct_aliases.drain(..).rev() {
+            match old {
+                Some(v) => self.struct_alias.insert(n, v),
+                None => self.struct_alias.remove(&n),
+            };
+        }
         self.main_calls.reading = was;
         if is_main {
             self.main_calls.launches = Some(before..self.launches.len());
@@ -511,6 +517,21 @@ impl Parser<'_> {
                 let old = self.aliases.insert(n.clone(), v);
                 st.local_aliases.push((n, old));
                 return to + 1;
+            }
+            // `using R = rec;` of one of the source's structs.
+            if to == from + 1 {
+                if let Some(Tok::Ident(s)) = tok(from) {
+                    let named = self
+                        .struct_alias
+                        .get(s)
+                        .cloned()
+                        .or_else(|| self.structs.contains_key(s).then(|| s.clone()));
+                    if let Some(s) = named {
+                        let old = self.struct_alias.insert(n.clone(), s);
+                        st.local_struct_aliases.push((n, old));
+                        return to + 1;
+                    }
+                }
             }
         }
         // `tmp::static_switch<std::array{…}>(v, [&]<int B>() { … });` (`host_static_switch`).
