@@ -54,7 +54,7 @@ __device__ unsigned int lane_id() { return __lane_id(); }
 __device__ unsigned int warp_id() { return flat_block_thread_id() / warpSize; }
 __device__ unsigned int device_warp_size() { return warpSize; }
 __host__ __device__ constexpr unsigned int __rocprim_warp_size() { return warpSize; }
-__host__ unsigned int __rocprim_host_warp_size() { return warpSize; }
+__host__ __device__ constexpr unsigned int __rocprim_host_warp_size() { return warpSize; }
 __device__ void syncthreads() { __syncthreads(); }
 __device__ void wave_barrier() { __builtin_amdgcn_wave_barrier(); }
 template <class T> __device__ T warp_shuffle(const T& input, int src_lane, int width = warpSize) { return __shfl(input, src_lane, width); }
