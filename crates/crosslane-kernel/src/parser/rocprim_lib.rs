@@ -166,6 +166,7 @@ const KNOWN: &[&str] = &[
     "warp_load",
     "warp_store",
     "warp_exchange",
+    "block_shuffle",
     "warp_load_method",
     "warp_store_method",
     "block_load_direct_blocked",

@@ -78,6 +78,7 @@ struct block_exchange_storage { };
 struct warp_load_storage { };
 struct warp_store_storage { };
 struct warp_exchange_storage { };
+struct block_shuffle_storage { };
 template <class T, unsigned int N, class Op>
 __device__ T thread_reduce(T (&input)[N], Op op) {
   T partial = input[0];
@@ -698,6 +699,52 @@ struct warp_exchange {
     static_assert(WarpSize % ItemsPerThread == 0, "rocprim::warp_exchange: ItemsPerThread must be a divisor of WarpSize for the shuffle exchange");
     striped_to_blocked(input, output);
   }
+};
+template <class T, unsigned int BlockSizeX, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
+struct block_shuffle {
+  using storage_type = detail::block_shuffle_storage;
+  static constexpr unsigned int B = BlockSizeX * BlockSizeY * BlockSizeZ;
+  __device__ void offset(T input, T& output, int distance = 1) {
+    __shared__ T buf[B];
+    const int t = (int)flat_block_thread_id();
+    buf[t] = input;
+    __syncthreads();
+    const int src = t + distance;
+    if (src >= 0 && src < (int)B) output = buf[src];
+    __syncthreads();
+  }
+  __device__ void offset(T input, T& output, int distance, detail::block_shuffle_storage& storage) { offset(input, output, distance); }
+  __device__ void rotate(T input, T& output, unsigned int distance = 1) {
+    __shared__ T buf[B];
+    const unsigned int t = flat_block_thread_id();
+    buf[t] = input;
+    __syncthreads();
+    unsigned int src = t + distance;
+    if (src >= B) src -= B;
+    output = buf[src];
+    __syncthreads();
+  }
+  __device__ void rotate(T input, T& output, unsigned int distance, detail::block_shuffle_storage& storage) { rotate(input, output, distance); }
+  template <unsigned int N> __device__ void up(T (&input)[N], T (&prev)[N]) {
+    __shared__ T last[B];
+    const unsigned int t = flat_block_thread_id();
+    last[t] = input[N - 1];
+    __syncthreads();
+    for (unsigned int i = N - 1; i > 0; --i) prev[i] = input[i - 1];
+    if (t > 0) prev[0] = last[t - 1];
+    __syncthreads();
+  }
+  template <unsigned int N> __device__ void up(T (&input)[N], T (&prev)[N], detail::block_shuffle_storage& storage) { up<N>(input, prev); }
+  template <unsigned int N> __device__ void down(T (&input)[N], T (&next)[N]) {
+    __shared__ T first[B];
+    const unsigned int t = flat_block_thread_id();
+    first[t] = input[0];
+    __syncthreads();
+    for (unsigned int i = 0; i + 1 < N; ++i) next[i] = input[i + 1];
+    if (t + 1 < B) next[N - 1] = first[t + 1];
+    __syncthreads();
+  }
+  template <unsigned int N> __device__ void down(T (&input)[N], T (&next)[N], detail::block_shuffle_storage& storage) { down<N>(input, next); }
 };
 }
 "#;

@@ -313,3 +313,58 @@ fn global_namespace_class_names() {
     no_errors(&t);
     assert!(ints(&t, "o").iter().all(|v| *v == Some(73)));
 }
+
+/// rocPRIM's `block_shuffle` (offset, rotate, up, down), the buffers given through
+/// parenthesized pointer declarators `int (*p)`.
+const BLOCK_SHUFFLE: &str = "\
+#include <hip/hip_runtime.h>
+#include <rocprim/rocprim.hpp>
+template <unsigned int B>
+__global__ void sh(int (*in), int (*off), int (*rot), int (*up), int (*down), int d) {
+  const unsigned int t = threadIdx.x;
+  rocprim::block_shuffle<int, B> s;
+  s.offset(in[t], off[t], d);
+  s.rotate(in[t], rot[t], (unsigned int)d);
+  int a[2] = {in[2 * t], in[2 * t + 1]};
+  int p[2] = {-1, -1};
+  int n[2] = {-1, -1};
+  s.template up<2>(a, p);
+  s.down<2>(a, n);
+  up[2 * t] = p[0]; up[2 * t + 1] = p[1];
+  down[2 * t] = n[0]; down[2 * t + 1] = n[1];
+}";
+
+#[test]
+fn rocprim_block_shuffle_offset_rotate_up_down() {
+    // Python (B = 64, in = [3*i + 1], d = 5): off[t] = in[t+5] for t + 5 < 64, else the zero
+    // fill (offset leaves it); rot[t] = in[(t+5) % 64]; up over items 2t, 2t+1: p = [a of the
+    // previous thread's last item, own first] — thread 0's p[0] keeps -1; down: n = [own
+    // second, next thread's first] — thread 63's n[1] keeps -1.
+    let mut c = hip(64);
+    c.entry = Some("sh<64>".into());
+    c.block_dim = Some([64, 1, 1]);
+    c.args.insert("in".into(), "i*3+1".into());
+    c.buffer_len.insert("in".into(), 128);
+    for (n, len) in [("off", 64), ("rot", 64), ("up", 128), ("down", 128)] {
+        c.args.insert(n.into(), "zero".into());
+        c.buffer_len.insert(n.into(), len);
+    }
+    c.args.insert("d".into(), "5".into());
+    let t = run_finished(BLOCK_SHUFFLE, c);
+    no_errors(&t);
+    let x = |i: i128| 3 * i + 1;
+    let off: Vec<_> = (0..64i128)
+        .map(|t| Some(if t + 5 < 64 { x(t + 5) } else { 0 }))
+        .collect();
+    let rot: Vec<_> = (0..64i128).map(|t| Some(x((t + 5) % 64))).collect();
+    let up: Vec<_> = (0..128i128)
+        .map(|i| Some(if i == 0 { -1 } else { x(i - 1) }))
+        .collect();
+    let down: Vec<_> = (0..128i128)
+        .map(|i| Some(if i == 127 { -1 } else { x(i + 1) }))
+        .collect();
+    assert_eq!(ints(&t, "off"), off);
+    assert_eq!(ints(&t, "rot"), rot);
+    assert_eq!(ints(&t, "up"), up);
+    assert_eq!(ints(&t, "down"), down);
+}
