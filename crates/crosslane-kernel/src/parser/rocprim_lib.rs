@@ -48,13 +48,14 @@ pub(super) const UNKNOWN_NS: &str = "__crosslane_rocprim";
 
 /// What a refusal of a rocPRIM name not declared here says is read instead.
 pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `warp_scan`, \
-     `warp_sort` (keys), `block_reduce`, `block_scan`, `block_load`, `block_store`, \
-     `block_exchange`, `block_load_direct_blocked` / `_striped` and the stores, `plus` / \
-     `maximum` / `minimum`, `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, \
-     `flat_block_thread_id` and `detail::logical_warp_id` / `logical_lane_id` are read here, as \
-     are hipCUB's `hipcub::WarpReduce`, `WarpScan`, `BlockReduce`, `BlockScan`, `BlockLoad`, \
-     `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the rocPRIM definition into \
-     the file";
+     `warp_sort` (keys), `warp_load`, `warp_store`, `warp_exchange`, `block_reduce`, \
+     `block_scan`, `block_load`, `block_store`, `block_exchange`, `block_shuffle`, \
+     `block_load_direct_blocked` / `_striped` and the stores, `plus` / `maximum` / `minimum`, \
+     `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, `warp_size`, `flat_block_thread_id` and \
+     `detail::logical_warp_id` / `logical_lane_id` are read here, as are hipCUB's \
+     `hipcub::WarpReduce`, `WarpScan`, `WarpLoad`, `WarpStore`, `WarpExchange`, `BlockReduce`, \
+     `BlockScan`, `BlockLoad`, `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the \
+     rocPRIM definition into the file";
 
 /// The first column of the declarations' tokens ([`crate::ast::ROCPRIM_PRELUDE_COL`]).
 pub(super) use crate::ast::ROCPRIM_PRELUDE_COL as PRELUDE_COL;
