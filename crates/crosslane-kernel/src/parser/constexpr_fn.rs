@@ -100,6 +100,16 @@ impl Parser<'_> {
         );
     }
 
+    /// Records the instance `f` of a `constexpr` function template under `name`
+    /// (`max<unsigned int>`), folded where device code needs a constant
+    /// ([`super::constexpr_tmpl`]).
+    pub(super) fn record_const_value_fn(&mut self, name: String, f: &Function) {
+        self.record_host_value_fn(name.clone(), f);
+        if let Some(c) = self.constexpr_fns.get_mut(&name) {
+            c.host = false;
+        }
+    }
+
     /// The value of host expression `e` with `env` bound, calls of host helper functions and
     /// `constexpr` functions evaluated (`static int blocksFor(int n, int b) { return (n + b -
     /// 1) / b; }` at `k<<<blocksFor(n, bs), bs>>>`: C++17 [expr.call]/4, each parameter

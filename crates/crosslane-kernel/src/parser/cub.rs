@@ -145,6 +145,12 @@ fn storage_cells(c: &CubClass, warp: u32) -> u32 {
 impl Parser<'_> {
     /// Skips `cub::`, `hipcub::`, `cuda::`, `std::` qualifiers.
     pub(super) fn skip_cub_ns(&mut self) {
+        // `::hipcub::WarpExchange<…>`: the global namespace's `::` before the library's.
+        if matches!(self.peek(0), Tok::Punct("::"))
+            && matches!(self.peek(1), Tok::Ident(w) if CUB_NS.contains(&w.as_str()))
+        {
+            self.bump();
+        }
         while matches!(self.peek(0), Tok::Ident(w) if CUB_NS.contains(&w.as_str()))
             && matches!(self.peek(1), Tok::Punct("::"))
         {
@@ -164,7 +170,10 @@ impl Parser<'_> {
 
     /// Whether a CUB class name (`[cub::]WarpReduce<`, `BlockReduce<`) starts here.
     pub(super) fn cub_class_starts(&self) -> bool {
-        let mut k = 0;
+        let mut k = usize::from(
+            matches!(self.peek(0), Tok::Punct("::"))
+                && matches!(self.peek(1), Tok::Ident(w) if CUB_NS.contains(&w.as_str())),
+        );
         while matches!(self.peek(k), Tok::Ident(w) if CUB_NS.contains(&w.as_str()))
             && matches!(self.peek(k + 1), Tok::Punct("::"))
         {

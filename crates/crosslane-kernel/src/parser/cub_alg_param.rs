@@ -1,7 +1,9 @@
 //! A CUB algorithm as a template parameter of the user's own template (`template <int
 //! BLOCK_THREADS, cub::BlockReduceAlgorithm ALGORITHM> __global__ void k(…)`, CUB API,
 //! `cub::BlockReduceAlgorithm` / `cub::BlockScanAlgorithm` / `BlockLoadAlgorithm` /
-//! `BlockStoreAlgorithm` / `BlockHistogramAlgorithm`; hipCUB the same under `hipcub::`): the
+//! `BlockStoreAlgorithm` / `BlockHistogramAlgorithm`, and the warp collectives'
+//! `WarpLoadAlgorithm` / `WarpStoreAlgorithm` / `WarpExchangeAlgorithm`; hipCUB the same under
+//! `hipcub::`): the
 //! parameter is bound to the enumerator's name (`cub::BLOCK_REDUCE_RAKING`), which each use of
 //! the parameter in the instance names, so `cub::BlockReduce<int, BLOCK_THREADS, ALGORITHM>`
 //! reads as the collective with that algorithm (`parser/cub.rs`, whose orders and notes are
@@ -17,6 +19,9 @@ const ALGORITHM_TYPES: &[&str] = &[
     "BlockLoadAlgorithm",
     "BlockStoreAlgorithm",
     "BlockHistogramAlgorithm",
+    "WarpLoadAlgorithm",
+    "WarpStoreAlgorithm",
+    "WarpExchangeAlgorithm",
 ];
 
 /// The prefixes of those enumerations' enumerators.
@@ -26,6 +31,9 @@ const ALGORITHM_PREFIXES: &[&str] = &[
     "BLOCK_LOAD_",
     "BLOCK_STORE_",
     "BLOCK_HISTO_",
+    "WARP_LOAD_",
+    "WARP_STORE_",
+    "WARP_EXCHANGE_",
 ];
 
 impl Parser<'_> {

@@ -33,7 +33,7 @@ enum Arrangement {
 
 impl Parser<'_> {
     /// The template arguments of `BlockExchange<T, X, N[, WARP_TIME_SLICING[, Y[, Z]]]>` or
-    /// `WarpExchange<T, N[, LOGICAL_WARP_THREADS]>` after the name.
+    /// `WarpExchange<T, N[, LOGICAL_WARP_THREADS[, ALGORITHM]]>` after the name.
     ///
     /// # Errors
     /// A struct or vector `T`, a non-constant size, a logical warp that is no power of two up
@@ -71,6 +71,35 @@ impl Parser<'_> {
             } else {
                 warp
             };
+            // `WarpExchange<T, N, W, ALGORITHM>` (CUB API, `cub::WarpExchangeAlgorithm`):
+            // `WARP_EXCHANGE_SMEM` and `WARP_EXCHANGE_SHUFFLE` exchange the same items, through
+            // shared memory or shuffles; the shuffle form requires `N == W` in CUB ("requires
+            // ITEMS_PER_THREAD == LOGICAL_WARP_THREADS") and `W % N == 0` in hipCUB over rocPRIM.
+            if self.eat(",") {
+                let alg_at = self.span();
+                let alg = self.cub_algorithm(name, "WARP_EXCHANGE_", &["SMEM", "SHUFFLE"])?;
+                let ok = if self.hip {
+                    threads % items.max(1) == 0
+                } else {
+                    threads == items
+                };
+                if alg == "WARP_EXCHANGE_SHUFFLE" && !ok {
+                    let need = if self.hip {
+                        "a divisor of LOGICAL_WARP_THREADS (hipCUB over rocPRIM)"
+                    } else {
+                        "equal to LOGICAL_WARP_THREADS (CUB)"
+                    };
+                    return Err(KernelError::new(
+                        alg_at.line,
+                        alg_at.col,
+                        format!(
+                            "static_assert failed: {name}<T, {items}, {threads}, \
+                             WARP_EXCHANGE_SHUFFLE> needs ITEMS_PER_THREAD {need}; \
+                             use WARP_EXCHANGE_SMEM"
+                        ),
+                    ));
+                }
+            }
             self.cub_logical_warp(&format!("{name}<T, {items}, {threads}>"), threads, at)?;
             (threads, items)
         };

@@ -407,6 +407,18 @@ impl Parser<'_> {
         while k < close {
             k = self.host_statement(&mut st, k, close).max(k + 1);
         }
+        for (n, old) in st.local_aliases.drain(..).rev() {
+            match old {
+                Some(v) => self.aliases.insert(n, v),
+                None => self.aliases.remove(&n),
+            };
+        }
+        for (n, old) in st.local_struct_aliases.drain(..).rev() {
+            match old {
+                Some(v) => self.struct_alias.insert(n, v),
+                None => self.struct_alias.remove(&n),
+            };
+        }
         self.main_calls.reading = was;
         if is_main {
             self.main_calls.launches = Some(before..self.launches.len());
@@ -482,6 +494,45 @@ impl Parser<'_> {
             Some(Tok::Punct("{" | "}" | ";")) => return k + 1,
             None => return close,
             _ => {}
+        }
+        // `using T = int;` / `typedef float T;` in the function body: a block-scope alias
+        // ([dcl.typedef]/2), which the launches after it name (`k<T><<<…>>>`), until the
+        // function ends.
+        let alias = match (ident(k), ident(k + 1), tok(k + 2)) {
+            (Some("using"), Some(n), Some(Tok::Punct("="))) => {
+                let end = stmt_end();
+                Some((n.to_string(), k + 3, end))
+            }
+            (Some("typedef"), ..) => {
+                let end = stmt_end();
+                match (end > k + 2).then(|| tok(end - 1)).flatten() {
+                    Some(Tok::Ident(n)) => Some((n.clone(), k + 1, end - 1)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some((n, from, to)) = alias {
+            if let Some(v) = self.host_type(from, to) {
+                let old = self.aliases.insert(n.clone(), v);
+                st.local_aliases.push((n, old));
+                return to + 1;
+            }
+            // `using R = rec;` of one of the source's structs.
+            if to == from + 1 {
+                if let Some(Tok::Ident(s)) = tok(from) {
+                    let named = self
+                        .struct_alias
+                        .get(s)
+                        .cloned()
+                        .or_else(|| self.structs.contains_key(s).then(|| s.clone()));
+                    if let Some(s) = named {
+                        let old = self.struct_alias.insert(n.clone(), s);
+                        st.local_struct_aliases.push((n, old));
+                        return to + 1;
+                    }
+                }
+            }
         }
         // `tmp::static_switch<std::array{…}>(v, [&]<int B>() { … });` (`host_static_switch`).
         if let Some(next) = self.host_static_switch(st, k, close) {

@@ -51,6 +51,11 @@ pub(super) struct HostState {
     /// memory host code writes in a way not read, so a launch given it has undefined cells,
     /// said; at the definition (a launcher no call binds) it keeps the kernel's own default.
     pub(super) bound_call: bool,
+    /// Block-scope type aliases the function declares (`using T = int;`, `typedef float
+    /// T;`), each with the alias of that name it hides, put back when the function is read.
+    pub(super) local_aliases: Vec<(String, Option<crate::types::ValTy>)>,
+    /// The same for aliases of the source's structs (`using R = rec;`).
+    pub(super) local_struct_aliases: Vec<(String, Option<String>)>,
     pub(super) env: HashMap<String, HostVal>,
     /// Host array → (values, line of the fill).
     pub(super) fills: HashMap<String, (Vec<String>, u32)>,

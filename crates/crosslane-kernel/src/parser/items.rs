@@ -893,6 +893,23 @@ impl Parser<'_> {
                 self.expect_punct(",")?;
                 continue;
             }
+            // `T (*p)`: a parenthesized declarator of a plain pointer ([dcl.meaning]/6: `( D )`
+            // declares what `D` does), as rocPRIM's tests write `T (*device_input)`.
+            let mut paren_ptr = false;
+            if self.is_punct("(")
+                && matches!(self.peek(1), Tok::Punct("*"))
+                && matches!(self.peek(2), Tok::Ident(_))
+                && matches!(self.peek(3), Tok::Punct(")"))
+                && matches!(self.peek(4), Tok::Punct("," | ")" | "="))
+                && !reference
+            {
+                if let Ty::Val(v) = ty {
+                    self.bump();
+                    self.bump();
+                    ty = Ty::Ptr(v);
+                    paren_ptr = true;
+                }
+            }
             // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's
             // array, as the pointer its elements decay to does.
             if self.is_punct("(") && matches!(self.peek(1), Tok::Punct("*")) {
@@ -920,7 +937,7 @@ impl Parser<'_> {
             } else {
                 self.ident()?
             };
-            if array_ref {
+            if array_ref || paren_ptr {
                 self.expect_punct(")")?;
             }
             if self.eat("[") {

@@ -76,6 +76,7 @@ mod device_lambda;
 mod device_vars;
 pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
+mod constexpr_tmpl;
 mod cub;
 mod cub_alg_param;
 mod cub_direct;

@@ -19,7 +19,9 @@
 //!   BlockSizeZ>`: `reduce(input, output[, valid_items][, storage][, op])` (rocPRIM API,
 //!   `rocprim::block_reduce`: "the result is returned to the first thread");
 //! - `rocprim::plus`, `maximum`, `minimum`; `lane_id()`, `warp_id()`,
-//!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `syncthreads()`,
+//!   `flat_block_thread_id()`, `flat_block_id()`, `device_warp_size()`, `warp_size()` and
+//!   `host_warp_size()` (the run's wave width, host code too; declared as
+//!   `__rocprim_warp_size` / `__rocprim_host_warp_size`), `syncthreads()`,
 //!   `wave_barrier()`, `detail::logical_warp_id<N>()` / `logical_lane_id<N>()` (a thread's
 //!   flat id in its block over `N`, its lane modulo `N`); `warp_shuffle`, `warp_shuffle_up`,
 //!   `warp_shuffle_down`, `warp_shuffle_xor` (rocPRIM API, "Warp-level intrinsics", HIP's
@@ -46,13 +48,14 @@ pub(super) const UNKNOWN_NS: &str = "__crosslane_rocprim";
 
 /// What a refusal of a rocPRIM name not declared here says is read instead.
 pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `warp_scan`, \
-     `warp_sort` (keys), `block_reduce`, `block_scan`, `block_load`, `block_store`, \
-     `block_exchange`, `block_load_direct_blocked` / `_striped` and the stores, `plus` / \
-     `maximum` / `minimum`, `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, \
-     `flat_block_thread_id` and `detail::logical_warp_id` / `logical_lane_id` are read here, as \
-     are hipCUB's `hipcub::WarpReduce`, `WarpScan`, `BlockReduce`, `BlockScan`, `BlockLoad`, \
-     `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the rocPRIM definition into \
-     the file";
+     `warp_sort` (keys), `warp_load`, `warp_store`, `warp_exchange`, `block_reduce`, \
+     `block_scan`, `block_load`, `block_store`, `block_exchange`, `block_shuffle`, \
+     `block_load_direct_blocked` / `_striped` and the stores, `plus` / `maximum` / `minimum`, \
+     `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, `warp_size`, `flat_block_thread_id` and \
+     `detail::logical_warp_id` / `logical_lane_id` are read here, as are hipCUB's \
+     `hipcub::WarpReduce`, `WarpScan`, `WarpLoad`, `WarpStore`, `WarpExchange`, `BlockReduce`, \
+     `BlockScan`, `BlockLoad`, `BlockStore`, `BlockExchange` and `BlockRadixSort`; or paste the \
+     rocPRIM definition into the file";
 
 /// The first column of the declarations' tokens ([`crate::ast::ROCPRIM_PRELUDE_COL`]).
 pub(super) use crate::ast::ROCPRIM_PRELUDE_COL as PRELUDE_COL;
@@ -161,6 +164,12 @@ const KNOWN: &[&str] = &[
     "block_load",
     "block_store",
     "block_exchange",
+    "warp_load",
+    "warp_store",
+    "warp_exchange",
+    "block_shuffle",
+    "warp_load_method",
+    "warp_store_method",
     "block_load_direct_blocked",
     "block_load_direct_striped",
     "block_store_direct_blocked",
@@ -238,6 +247,13 @@ fn mark_unknown(mut tokens: Vec<Token>) -> Vec<Token> {
     let colons = |t: Option<&Token>| matches!(t.map(|t| &t.tok), Some(Tok::Punct("::")));
     for k in 0..tokens.len() {
         if word(tokens.get(k)) != Some("rocprim") || !colons(tokens.get(k + 1)) {
+            continue;
+        }
+        // `rocprim::warp_size()` / `host_warp_size()`: declared under reserved names, so that
+        // the source's own `warp_size` (a constant in `main`, a template argument) stays its own.
+        if let Some(n @ ("warp_size" | "host_warp_size")) = word(tokens.get(k + 2)) {
+            let renamed = format!("__rocprim_{n}");
+            tokens[k + 2].tok = Tok::Ident(renamed);
             continue;
         }
         let known = match word(tokens.get(k + 2)) {

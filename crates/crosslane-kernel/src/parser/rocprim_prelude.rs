@@ -43,6 +43,8 @@ enum class block_reduce_algorithm { using_warp_reduce, raking_reduce, raking_red
 enum class block_scan_algorithm { using_warp_scan, reduce_then_scan, default_algorithm = using_warp_scan };
 enum class block_load_method { block_load_direct, block_load_striped, block_load_vectorize, block_load_transpose, block_load_warp_transpose, default_method = block_load_direct };
 enum class block_store_method { block_store_direct, block_store_striped, block_store_vectorize, block_store_transpose, block_store_warp_transpose, default_method = block_store_direct };
+enum class warp_load_method { warp_load_direct, warp_load_striped, warp_load_vectorize, warp_load_transpose, default_method = warp_load_direct };
+enum class warp_store_method { warp_store_direct, warp_store_striped, warp_store_vectorize, warp_store_transpose, default_method = warp_store_direct };
 template <class T> struct plus { __device__ __host__ T operator()(const T& a, const T& b) const { return a + b; } };
 template <class T> struct maximum { __device__ __host__ T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
 template <class T> struct minimum { __device__ __host__ T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
@@ -51,6 +53,8 @@ __device__ unsigned int flat_block_id() { return blockIdx.x + (blockIdx.y + bloc
 __device__ unsigned int lane_id() { return __lane_id(); }
 __device__ unsigned int warp_id() { return flat_block_thread_id() / warpSize; }
 __device__ unsigned int device_warp_size() { return warpSize; }
+__host__ __device__ constexpr unsigned int __rocprim_warp_size() { return warpSize; }
+__host__ __device__ constexpr unsigned int __rocprim_host_warp_size() { return warpSize; }
 __device__ void syncthreads() { __syncthreads(); }
 __device__ void wave_barrier() { __builtin_amdgcn_wave_barrier(); }
 template <class T> __device__ T warp_shuffle(const T& input, int src_lane, int width = warpSize) { return __shfl(input, src_lane, width); }
@@ -71,6 +75,10 @@ struct block_scan_storage { };
 struct block_load_storage { };
 struct block_store_storage { };
 struct block_exchange_storage { };
+struct warp_load_storage { };
+struct warp_store_storage { };
+struct warp_exchange_storage { };
+struct block_shuffle_storage { };
 template <class T, unsigned int N, class Op>
 __device__ T thread_reduce(T (&input)[N], Op op) {
   T partial = input[0];
@@ -175,6 +183,87 @@ struct block_scan_run {
     } else {
       __shared__ typename hipcub::BlockScan<T, X, hipcub::BLOCK_SCAN_WARP_SCANS, Y, Z>::TempStorage temp;
       hipcub::BlockScan<T, X, hipcub::BLOCK_SCAN_WARP_SCANS, Y, Z>(temp).ExclusiveScan(input, output, op, cb);
+    }
+  }
+};
+template <class T, unsigned int N, unsigned int W, warp_load_method M>
+struct warp_load_run {
+  template <class U> __device__ static void load(const U* input, T (&items)[N]) {
+    if constexpr (M == warp_load_method::warp_load_direct) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_DIRECT, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_DIRECT, W>(temp).Load(input, items);
+    } else if constexpr (M == warp_load_method::warp_load_striped) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_STRIPED, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_STRIPED, W>(temp).Load(input, items);
+    } else if constexpr (M == warp_load_method::warp_load_vectorize) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_VECTORIZE, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_VECTORIZE, W>(temp).Load(input, items);
+    } else {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_TRANSPOSE, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_TRANSPOSE, W>(temp).Load(input, items);
+    }
+  }
+  template <class U> __device__ static void load_valid(const U* input, T (&items)[N], unsigned int valid) {
+    if constexpr (M == warp_load_method::warp_load_direct) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_DIRECT, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_DIRECT, W>(temp).Load(input, items, valid);
+    } else if constexpr (M == warp_load_method::warp_load_striped) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_STRIPED, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_STRIPED, W>(temp).Load(input, items, valid);
+    } else if constexpr (M == warp_load_method::warp_load_vectorize) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_VECTORIZE, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_VECTORIZE, W>(temp).Load(input, items, valid);
+    } else {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_TRANSPOSE, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_TRANSPOSE, W>(temp).Load(input, items, valid);
+    }
+  }
+  template <class U> __device__ static void load_oob(const U* input, T (&items)[N], unsigned int valid, T out_of_bounds) {
+    if constexpr (M == warp_load_method::warp_load_direct) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_DIRECT, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_DIRECT, W>(temp).Load(input, items, valid, out_of_bounds);
+    } else if constexpr (M == warp_load_method::warp_load_striped) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_STRIPED, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_STRIPED, W>(temp).Load(input, items, valid, out_of_bounds);
+    } else if constexpr (M == warp_load_method::warp_load_vectorize) {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_VECTORIZE, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_VECTORIZE, W>(temp).Load(input, items, valid, out_of_bounds);
+    } else {
+      __shared__ typename hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_TRANSPOSE, W>::TempStorage temp;
+      hipcub::WarpLoad<T, N, hipcub::WARP_LOAD_TRANSPOSE, W>(temp).Load(input, items, valid, out_of_bounds);
+    }
+  }
+};
+template <class T, unsigned int N, unsigned int W, warp_store_method M>
+struct warp_store_run {
+  template <class It> __device__ static void store(It output, T (&items)[N]) {
+    if constexpr (M == warp_store_method::warp_store_direct) {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_DIRECT, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_DIRECT, W>(temp).Store(output, items);
+    } else if constexpr (M == warp_store_method::warp_store_striped) {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_STRIPED, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_STRIPED, W>(temp).Store(output, items);
+    } else if constexpr (M == warp_store_method::warp_store_vectorize) {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_VECTORIZE, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_VECTORIZE, W>(temp).Store(output, items);
+    } else {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_TRANSPOSE, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_TRANSPOSE, W>(temp).Store(output, items);
+    }
+  }
+  template <class It> __device__ static void store_valid(It output, T (&items)[N], unsigned int valid) {
+    if constexpr (M == warp_store_method::warp_store_direct) {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_DIRECT, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_DIRECT, W>(temp).Store(output, items, valid);
+    } else if constexpr (M == warp_store_method::warp_store_striped) {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_STRIPED, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_STRIPED, W>(temp).Store(output, items, valid);
+    } else if constexpr (M == warp_store_method::warp_store_vectorize) {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_VECTORIZE, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_VECTORIZE, W>(temp).Store(output, items, valid);
+    } else {
+      __shared__ typename hipcub::WarpStore<T, N, hipcub::WARP_STORE_TRANSPOSE, W>::TempStorage temp;
+      hipcub::WarpStore<T, N, hipcub::WARP_STORE_TRANSPOSE, W>(temp).Store(output, items, valid);
     }
   }
 };
@@ -563,5 +652,99 @@ template <unsigned int BlockSize, class T, class It, unsigned int N>
 __device__ void block_store_direct_striped(unsigned int flat_id, It block_output, T (&items)[N]) { hipcub::StoreDirectStriped<BlockSize>(flat_id, block_output, items); }
 template <unsigned int BlockSize, class T, class It, unsigned int N>
 __device__ void block_store_direct_striped(unsigned int flat_id, It block_output, T (&items)[N], unsigned int valid) { hipcub::StoreDirectStriped<BlockSize>(flat_id, block_output, items, valid); }
+template <class T, unsigned int ItemsPerThread, unsigned int WarpSize = warpSize, warp_load_method Method = warp_load_method::warp_load_direct>
+struct warp_load {
+  using storage_type = detail::warp_load_storage;
+  using run = detail::warp_load_run<T, ItemsPerThread, WarpSize, Method>;
+  template <class U> __device__ void load(const U* input, T (&items)[ItemsPerThread]) { run::load(input, items); }
+  template <class U> __device__ void load(const U* input, T (&items)[ItemsPerThread], detail::warp_load_storage& storage) { run::load(input, items); }
+  template <class U> __device__ void load(const U* input, T (&items)[ItemsPerThread], unsigned int valid) { run::load_valid(input, items, valid); }
+  template <class U> __device__ void load(const U* input, T (&items)[ItemsPerThread], unsigned int valid, detail::warp_load_storage& storage) { run::load_valid(input, items, valid); }
+  template <class U> __device__ void load(const U* input, T (&items)[ItemsPerThread], unsigned int valid, T out_of_bounds) { run::load_oob(input, items, valid, out_of_bounds); }
+  template <class U> __device__ void load(const U* input, T (&items)[ItemsPerThread], unsigned int valid, T out_of_bounds, detail::warp_load_storage& storage) { run::load_oob(input, items, valid, out_of_bounds); }
+};
+template <class T, unsigned int ItemsPerThread, unsigned int WarpSize = warpSize, warp_store_method Method = warp_store_method::warp_store_direct>
+struct warp_store {
+  using storage_type = detail::warp_store_storage;
+  using run = detail::warp_store_run<T, ItemsPerThread, WarpSize, Method>;
+  template <class It> __device__ void store(It output, T (&items)[ItemsPerThread]) { run::store(output, items); }
+  template <class It> __device__ void store(It output, T (&items)[ItemsPerThread], detail::warp_store_storage& storage) { run::store(output, items); }
+  template <class It> __device__ void store(It output, T (&items)[ItemsPerThread], unsigned int valid) { run::store_valid(output, items, valid); }
+  template <class It> __device__ void store(It output, T (&items)[ItemsPerThread], unsigned int valid, detail::warp_store_storage& storage) { run::store_valid(output, items, valid); }
+};
+template <class T, unsigned int ItemsPerThread, unsigned int WarpSize = warpSize>
+struct warp_exchange {
+  using storage_type = detail::warp_exchange_storage;
+  template <class U> __device__ void blocked_to_striped(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread]) {
+    __shared__ typename hipcub::WarpExchange<T, ItemsPerThread, WarpSize>::TempStorage temp[1024 / WarpSize];
+    T in[ItemsPerThread];
+    for (unsigned int i = 0; i < ItemsPerThread; i++) in[i] = input[i];
+    hipcub::WarpExchange<T, ItemsPerThread, WarpSize>(temp[flat_block_thread_id() / WarpSize]).BlockedToStriped(in, in);
+    for (unsigned int i = 0; i < ItemsPerThread; i++) output[i] = static_cast<U>(in[i]);
+  }
+  template <class U> __device__ void striped_to_blocked(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread]) {
+    __shared__ typename hipcub::WarpExchange<T, ItemsPerThread, WarpSize>::TempStorage temp[1024 / WarpSize];
+    T in[ItemsPerThread];
+    for (unsigned int i = 0; i < ItemsPerThread; i++) in[i] = input[i];
+    hipcub::WarpExchange<T, ItemsPerThread, WarpSize>(temp[flat_block_thread_id() / WarpSize]).StripedToBlocked(in, in);
+    for (unsigned int i = 0; i < ItemsPerThread; i++) output[i] = static_cast<U>(in[i]);
+  }
+  template <class U> __device__ void blocked_to_striped(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread], detail::warp_exchange_storage& storage) { blocked_to_striped(input, output); }
+  template <class U> __device__ void striped_to_blocked(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread], detail::warp_exchange_storage& storage) { striped_to_blocked(input, output); }
+  template <class U> __device__ void blocked_to_striped_shuffle(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread]) {
+    static_assert(WarpSize % ItemsPerThread == 0, "rocprim::warp_exchange: ItemsPerThread must be a divisor of WarpSize for the shuffle exchange");
+    blocked_to_striped(input, output);
+  }
+  template <class U> __device__ void striped_to_blocked_shuffle(const T (&input)[ItemsPerThread], U (&output)[ItemsPerThread]) {
+    static_assert(WarpSize % ItemsPerThread == 0, "rocprim::warp_exchange: ItemsPerThread must be a divisor of WarpSize for the shuffle exchange");
+    striped_to_blocked(input, output);
+  }
+};
+template <class T, unsigned int BlockSizeX, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
+struct block_shuffle {
+  using storage_type = detail::block_shuffle_storage;
+  static constexpr unsigned int B = BlockSizeX * BlockSizeY * BlockSizeZ;
+  __device__ void offset(T input, T& output, int distance = 1) {
+    __shared__ T buf[B];
+    const int t = (int)flat_block_thread_id();
+    buf[t] = input;
+    __syncthreads();
+    const int src = t + distance;
+    if (src >= 0 && src < (int)B) output = buf[src];
+    __syncthreads();
+  }
+  __device__ void offset(T input, T& output, int distance, detail::block_shuffle_storage& storage) { offset(input, output, distance); }
+  __device__ void rotate(T input, T& output, unsigned int distance = 1) {
+    __shared__ T buf[B];
+    const unsigned int t = flat_block_thread_id();
+    buf[t] = input;
+    __syncthreads();
+    unsigned int src = t + distance;
+    if (src >= B) src -= B;
+    output = buf[src];
+    __syncthreads();
+  }
+  __device__ void rotate(T input, T& output, unsigned int distance, detail::block_shuffle_storage& storage) { rotate(input, output, distance); }
+  template <unsigned int N> __device__ void up(T (&input)[N], T (&prev)[N]) {
+    __shared__ T last[B];
+    const unsigned int t = flat_block_thread_id();
+    last[t] = input[N - 1];
+    __syncthreads();
+    for (unsigned int i = N - 1; i > 0; --i) prev[i] = input[i - 1];
+    if (t > 0) prev[0] = last[t - 1];
+    __syncthreads();
+  }
+  template <unsigned int N> __device__ void up(T (&input)[N], T (&prev)[N], detail::block_shuffle_storage& storage) { up<N>(input, prev); }
+  template <unsigned int N> __device__ void down(T (&input)[N], T (&next)[N]) {
+    __shared__ T first[B];
+    const unsigned int t = flat_block_thread_id();
+    first[t] = input[0];
+    __syncthreads();
+    for (unsigned int i = 0; i + 1 < N; ++i) next[i] = input[i + 1];
+    if (t + 1 < B) next[N - 1] = first[t + 1];
+    __syncthreads();
+  }
+  template <unsigned int N> __device__ void down(T (&input)[N], T (&next)[N], detail::block_shuffle_storage& storage) { down<N>(input, next); }
+};
 }
 "#;

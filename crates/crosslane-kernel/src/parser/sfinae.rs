@@ -195,11 +195,19 @@ impl Parser<'_> {
         else {
             return Ok(());
         };
-        let head: Vec<Token> = toks[..named]
+        let mut head: Vec<Token> = toks[..named]
             .iter()
             .filter(|x| !matches!(&x.tok, Tok::Ident(w) if SPECIFIERS.contains(&w.as_str())))
             .cloned()
             .collect();
+        // `auto f(…) -> std::enable_if_t<C>` ([dcl.fct]/2, a trailing return type): the type
+        // after `->` is the return type, substituted the same way ([temp.deduct]/7: "the
+        // substitution occurs in all types and expressions … in the function type").
+        if matches!(head.as_slice(), [t] if matches!(&t.tok, Tok::Ident(w) if w == "auto")) {
+            if let Some(trailing) = trailing_return_type(toks, named + 1) {
+                head = trailing;
+            }
+        }
         let names_enable_if = head
             .iter()
             .any(|x| matches!(&x.tok, Tok::Ident(w) if w.starts_with("enable_if")));
@@ -304,6 +312,56 @@ impl Parser<'_> {
         self.pos = k;
         Some(unnamed(index, ty))
     }
+}
+
+/// The trailing return type of a declaration whose parameter list opens at `toks[open]`:
+/// the tokens after the `->` that follows the list's `)` (and its qualifiers), to the body's
+/// `{` or the declaration's `;` ([dcl.decl]/4, `parameters-and-qualifiers trailing-return-type`).
+/// `None` when no `(` opens there or no `->` follows. Bounded by the declaration's tokens.
+fn trailing_return_type(toks: &[Token], open: usize) -> Option<Vec<Token>> {
+    if !matches!(toks.get(open).map(|t| &t.tok), Some(Tok::Punct("("))) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut k = open;
+    loop {
+        match toks.get(k).map(|t| &t.tok) {
+            None | Some(Tok::Eof) => return None,
+            Some(Tok::Punct("(")) => depth += 1,
+            Some(Tok::Punct(")")) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    k += 1;
+    // Qualifiers between the list and the `->` (`const`, `noexcept`, `&`): none names a type.
+    while let Some(t) = toks.get(k) {
+        match &t.tok {
+            Tok::Punct("->") => break,
+            Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "noexcept") => k += 1,
+            Tok::Punct("&" | "&&") => k += 1,
+            _ => return None,
+        }
+    }
+    k += 1;
+    let from = k;
+    let mut depth = 0usize;
+    while let Some(t) = toks.get(k) {
+        match &t.tok {
+            Tok::Eof => break,
+            Tok::Punct("(" | "[") => depth += 1,
+            Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
+            Tok::Punct("{" | ";") if depth == 0 => break,
+            _ => {}
+        }
+        k += 1;
+    }
+    (k > from).then(|| toks[from..k].to_vec())
 }
 
 /// The unnamed type parameter number `index` whose default is the type `ty`.

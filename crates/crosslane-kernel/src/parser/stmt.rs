@@ -426,6 +426,18 @@ impl Parser<'_> {
                 end: self.last_end(),
             });
         }
+        // `::ns::S<int, 3> y;`: a declaration of a class named from the global namespace
+        // (namespaces are read as file scope here).
+        let global = self.pos;
+        if matches!(self.peek(0), Tok::Punct("::"))
+            && matches!(self.peek(1), Tok::Ident(n) if self.class_templates.contains_key(n)
+                || self.structs.contains_key(n))
+        {
+            self.bump();
+            if !self.decl_starts() {
+                self.pos = global;
+            }
+        }
         let kind = if self.decl_starts() {
             self.decl()?
         } else {
@@ -767,6 +779,9 @@ impl Parser<'_> {
                 a => a,
             };
             if is_constexpr && array.is_none() {
+                if let Some(e) = &init {
+                    self.eager_constexpr_instances(e);
+                }
                 if let Some(v) = init.as_ref().and_then(|e| self.fold_int(e)) {
                     ty = self.constexpr_local(&name, ty, auto, v, span);
                     list.push(Declarator {

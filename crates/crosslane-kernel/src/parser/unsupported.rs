@@ -119,6 +119,23 @@ fn is_label(line: &[&Token]) -> bool {
     n == 2 || matches!(line[n - 3].tok, Tok::Punct(";" | "{" | "}"))
 }
 
+/// The leading `in `name`: ` parts of an error message raised inside template instances (at
+/// most 64 read), and the message after them.
+fn instance_prefix(m: &str) -> (&str, &str) {
+    let mut end = 0;
+    for _ in 0..64 {
+        let rest = &m[end..];
+        let Some(after) = rest.strip_prefix("in `") else {
+            break;
+        };
+        let Some(close) = after.find("`: ") else {
+            break;
+        };
+        end += "in `".len() + close + "`: ".len();
+    }
+    m.split_at(end)
+}
+
 /// Whether `q` names one of CUB's (or hipCUB's) collective classes that crosslane does not run
 /// (CUB API, "Warp-wide" and "Block-wide" collectives).
 fn cub_unmodelled(q: &str) -> bool {
@@ -141,6 +158,13 @@ fn cub_unmodelled(q: &str) -> bool {
 /// `e` with its message replaced by the construct's, when `e` is a bare "expected …" on a line
 /// of `toks` that holds one ([`construct`]), or at an initializer list `= {` inside a function.
 pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
+    // An error inside a template instance leads with `in `k<…>`: ` per instance: the
+    // construct's message replaces what follows, the instances kept before it.
+    let (prefix, rest) = instance_prefix(&e.message);
+    if !prefix.is_empty() {
+        let inner = name_unsupported(KernelError::new(e.line, e.col, rest.to_string()), toks);
+        return KernelError::new(e.line, e.col, format!("{prefix}{}", inner.message));
+    }
     if !e.message.starts_with("expected") {
         return e;
     }

@@ -211,6 +211,54 @@ pub(super) fn hip_test_macros(operand: &str, amd: bool) -> &'static [&'static st
     }
 }
 
+/// The configuration macros rocPRIM's `rocprim/config.hpp` and hipCUB's
+/// `hipcub/config.hpp` (rocPRIM backend) define, for an `#include` of any `<rocprim/…>` or
+/// `<hipcub/…>` header on an AMD target, unless the file defines them: the wave width as
+/// `ROCPRIM_WAVEFRONT_SIZE` (rocPRIM: `__AMDGCN_WAVEFRONT_SIZE`), the launch-bound defaults
+/// `ROCPRIM_DEFAULT_MAX_BLOCK_SIZE 256` / `ROCPRIM_DEFAULT_MIN_WARPS_PER_EU 1`, the two warp
+/// sizes `ROCPRIM_WARP_SIZE_32` / `_64` and hipCUB's `HIPCUB_WARP_SIZE_32` / `_64`, and
+/// hipCUB's `HIPCUB_WARP_THREADS` (`::rocprim::warp_size()`), `HIPCUB_DEVICE_WARP_THREADS`
+/// (`::rocprim::device_warp_size()`) and `HIPCUB_HOST_WARP_THREADS`
+/// (`::rocprim::host_warp_size()`, the device's wave width queried from the host) — each the
+/// run's wave width here, the one device crosslane runs (`__AMDGCN_WAVEFRONT_SIZE__`); and
+/// the two libraries' function and variable decorations (`ROCPRIM_DEVICE`, `ROCPRIM_INLINE`,
+/// `ROCPRIM_SHARED_MEMORY`, `HIPCUB_HOST_DEVICE`, … as those headers spell them).
+pub(super) fn rocprim_macros(operand: &str, amd: bool) -> &'static [&'static str] {
+    let name = operand
+        .trim()
+        .trim_matches(|c| matches!(c, '<' | '>' | '"'));
+    if amd && (name.starts_with("rocprim/") || name.starts_with("hipcub/")) {
+        &[
+            "ROCPRIM_WAVEFRONT_SIZE __AMDGCN_WAVEFRONT_SIZE__",
+            "ROCPRIM_WARP_SIZE_32 32u",
+            "ROCPRIM_WARP_SIZE_64 64u",
+            "ROCPRIM_MAX_WARP_SIZE 64u",
+            "ROCPRIM_DEFAULT_MAX_BLOCK_SIZE 256",
+            "ROCPRIM_DEFAULT_MIN_WARPS_PER_EU 1",
+            "HIPCUB_WARP_SIZE_32 32u",
+            "HIPCUB_WARP_SIZE_64 64u",
+            "HIPCUB_WARP_THREADS __AMDGCN_WAVEFRONT_SIZE__",
+            "HIPCUB_DEVICE_WARP_THREADS __AMDGCN_WAVEFRONT_SIZE__",
+            "HIPCUB_HOST_WARP_THREADS __AMDGCN_WAVEFRONT_SIZE__",
+            "ROCPRIM_HOST __host__",
+            "ROCPRIM_DEVICE __device__",
+            "ROCPRIM_HOST_DEVICE __host__ __device__",
+            "ROCPRIM_INLINE inline",
+            "ROCPRIM_FORCE_INLINE __forceinline__",
+            "ROCPRIM_SHARED_MEMORY __shared__",
+            "ROCPRIM_KERNEL __global__",
+            "HIPCUB_HOST __host__",
+            "HIPCUB_DEVICE __device__",
+            "HIPCUB_HOST_DEVICE __host__ __device__",
+            "HIPCUB_FORCEINLINE __forceinline__",
+            "HIPCUB_SHARED_MEMORY __shared__",
+            "HIPCUB_RUNTIME_FUNCTION __host__",
+        ]
+    } else {
+        &[]
+    }
+}
+
 /// Whether the operand of an `#include` names `<assert.h>` or `<cassert>`.
 pub(super) fn is_assert_header(operand: &str) -> bool {
     matches!(

@@ -360,9 +360,13 @@ pub fn preprocess(
                 if rest.trim_start().starts_with('"') {
                     local_includes.push((first, rest.trim().to_string()));
                 }
-                // hip-tests' common header: its platform macros, unless the file defines them.
+                // hip-tests' common header: its platform macros; rocPRIM's and hipCUB's headers:
+                // their configuration macros — unless the file defines them.
                 let amd = ex.macros.contains_key("__HIP_PLATFORM_AMD__");
-                for text in headers::hip_test_macros(rest, amd) {
+                for text in headers::hip_test_macros(rest, amd)
+                    .iter()
+                    .chain(headers::rocprim_macros(rest, amd))
+                {
                     let (name, m) = define(text, first, col, &mut next_id, max_tokens)?;
                     if !ex.macros.contains_key(&name) {
                         let m = Rc::new(m);

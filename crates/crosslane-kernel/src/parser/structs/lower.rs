@@ -832,6 +832,16 @@ impl Parser<'_> {
         match &e.kind {
             // `tile.shfl_down(p, d)` of a struct `p` ([`super::shuffle`]).
             ExprKind::Call(n, a) if n == STRUCT_SHFL => self.struct_shuffle_leaves(a, span),
+            // rocPRIM's `warp_shuffle_up(p, d, w)` of a struct `p`: the same, member by member.
+            ExprKind::Call(n, _)
+                if super::shuffle::rocprim_shuffle(span)
+                    && matches!(
+                        n.as_str(),
+                        "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor"
+                    ) =>
+            {
+                self.struct_shuffle_leaves(std::slice::from_ref(e), span)
+            }
             ExprKind::Ident(n) => {
                 let Some(sv) = self.var_struct(n).cloned() else {
                     if let Some(FieldTy::Struct(_)) = self.self_field(n) {

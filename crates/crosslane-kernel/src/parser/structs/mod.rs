@@ -249,6 +249,15 @@ impl Parser<'_> {
             return Ok(Some(s));
         }
         self.pos = save;
+        // `::ns::S<int, 3>` (a name from the global namespace, C++17 [basic.lookup.qual]/4):
+        // namespaces are read as file scope here, so `::S` names the source's `S`.
+        if matches!(self.peek(0), Tok::Punct("::"))
+            && matches!(self.peek(1), Tok::Ident(n) if self.class_templates.contains_key(n)
+                || self.structs.contains_key(n)
+                || self.struct_alias.contains_key(n))
+        {
+            self.bump();
+        }
         if self.is_word("std")
             && matches!(self.peek(1), Tok::Punct("::"))
             && matches!(self.peek(2), Tok::Ident(n) if self.class_templates.contains_key(n))

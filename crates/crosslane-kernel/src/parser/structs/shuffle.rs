@@ -55,6 +55,16 @@ pub(crate) fn shuffled_value(args: &[Expr]) -> Option<&Expr> {
     fargs.get(free_shuffle(fname)?)
 }
 
+/// Whether a free shuffle at `span` is the one inside crosslane's declaration of rocPRIM's
+/// `warp_shuffle` / `_up` / `_down` / `_xor` (`parser/rocprim_prelude.rs`), which take any
+/// type: rocPRIM API, "Warp-level intrinsics" (`template<class T> T warp_shuffle_up(const T&
+/// input, …)`; the library moves a larger `T` in 32-bit words, each from the same source
+/// lane, so the result is the source lane's whole value), read as a tile's shuffle of a struct
+/// is, member by member.
+pub(crate) fn rocprim_shuffle(span: Span) -> bool {
+    span.col % crate::ast::SYNTH_COL >= crate::ast::ROCPRIM_PRELUDE_COL
+}
+
 impl Parser<'_> {
     /// The leaves of `@cg_struct_shfl(shuffle)`: the shuffle applied to each leaf of its
     /// struct argument, the other arguments (mask, offset, width) repeated, which must be
@@ -129,6 +139,9 @@ impl Parser<'_> {
         let Some(s) = args.get(k).and_then(|a| self.struct_of(a)) else {
             return Ok(());
         };
+        if rocprim_shuffle(span) {
+            return Ok(());
+        }
         Err(KernelError::new(
             span.line,
             span.col,
