@@ -108,6 +108,8 @@ pub(crate) type Key = (u32, NodeId);
 pub(crate) struct Compiler {
     pub(crate) code: Vec<Inst>,
     pub(crate) code_inst: Vec<u32>,
+    /// The user's calls into library declarations, by inlined instance ([`crate::lib_site`]).
+    pub(crate) lib_sites: crate::lib_site::LibSites,
     pub(crate) slots: Vec<SlotInfo>,
     pub(crate) idents: HashMap<Key, usize>,
     pub(crate) decl_slots: HashMap<Key, usize>,
@@ -688,6 +690,7 @@ impl Compiler {
         self.next_inst += 1;
         let inst = self.next_inst;
         let caller = self.inst;
+        self.lib_sites.enter_call(caller, inst, call.span, f);
         let mut params = HashMap::new();
         params.extend(aliases);
         for (k, (p, a)) in f.params.iter().zip(args).enumerate().filter(|(k, (p, _))| {
@@ -983,6 +986,7 @@ impl Compiler {
             return;
         }
         self.nest += 1;
+        self.lib_sites.enter_stmt(self.inst, s);
         self.stmt_inner(s);
         self.nest -= 1;
     }
