@@ -28,6 +28,7 @@ mod kernel_budgets;
 mod kernel_builtins_more;
 mod kernel_bytes;
 mod kernel_call_defaults;
+mod kernel_cccl_match_shfl;
 mod kernel_cccl_warp;
 mod kernel_cg_big_tiles;
 mod kernel_cg_gaps;
