@@ -152,6 +152,7 @@ mod kernel_struct_blocks;
 mod kernel_struct_semantics;
 mod kernel_syncwarp_paths;
 mod kernel_template_idioms;
+mod kernel_template_lambda;
 mod kernel_template_ptr_args;
 mod kernel_this_thread;
 mod kernel_tile_deduce;
