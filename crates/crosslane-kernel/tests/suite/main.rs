@@ -100,6 +100,7 @@ mod kernel_host_pointers;
 mod kernel_host_programs;
 mod kernel_host_state;
 mod kernel_host_static_switch;
+mod kernel_host_struct_bind;
 mod kernel_host_types;
 mod kernel_host_unknown_branch;
 mod kernel_host_wrappers;
