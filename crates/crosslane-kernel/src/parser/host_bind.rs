@@ -200,8 +200,8 @@ impl Parser<'_> {
         let toks = self.toks;
         let mut depth = 0i32;
         let mut ret = None;
-        for j in open + 1..close {
-            match &toks[j].tok {
+        for (j, t) in toks.iter().enumerate().take(close).skip(open + 1) {
+            match &t.tok {
                 Tok::Punct("{") => depth += 1,
                 Tok::Punct("}") => depth -= 1,
                 Tok::Ident(w) if w == "return" => {

@@ -38,10 +38,11 @@ impl Parser<'_> {
         let mut key = format!("{s}::{field}");
         // A lambda's call operator template is kept as `__call` ([`super::lambda_generic`]).
         let call = format!("{s}::{}", super::lambda_generic::CALL);
-        if field == "operator()" && !self.method_templates.contains_key(&key) {
-            if self.method_templates.contains_key(&call) {
-                key = call;
-            }
+        if field == "operator()"
+            && !self.method_templates.contains_key(&key)
+            && self.method_templates.contains_key(&call)
+        {
+            key = call;
         }
         if !self.method_templates.contains_key(&key) {
             let def = self.structs.get(&s);
