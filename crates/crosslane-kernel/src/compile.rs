@@ -324,6 +324,7 @@ impl Compiler {
 
     pub(crate) fn fail(&mut self, span: Span, message: String) {
         if self.error.is_none() {
+            let (span, message) = self.lib_sites.place(self.inst, span, message);
             self.error = Some(KernelError::new(span.line, span.col, message));
         }
     }

@@ -79,6 +79,32 @@ impl LibSites {
     }
 }
 
+impl LibSites {
+    /// An error of the compiler at `span` in instance `inst`: at a library position, moved to
+    /// the user's call with the library function named (as [`relocate`] moves a run's).
+    pub(crate) fn place(&self, inst: u32, span: Span, mut message: String) -> (Span, String) {
+        if !span.in_library() {
+            return (span, message);
+        }
+        match self.by_inst.get(&inst) {
+            Some(site) => {
+                message.push_str(&format!(
+                    " (inside the library function `{}` called here)",
+                    site.name
+                ));
+                (site.at, message)
+            }
+            None => (
+                Span {
+                    line: span.line,
+                    col: 1,
+                },
+                message,
+            ),
+        }
+    }
+}
+
 /// A step at `span`..`end` of instance `inst`, with its diagnostics `diags`, placed in the
 /// user's source: library positions moved to the user's call ([`LibSite`]), each moved
 /// diagnostic naming the library function. Returns the step's position.
@@ -110,5 +136,42 @@ pub(crate) fn relocate(
         (false, _) => (span, end),
         (true, Some(site)) => site.stmt,
         (true, None) => (outside(span), outside(span)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compiler error at a library position of an instance with a recorded call is moved
+    /// to that call and names the function; one with no call keeps its line at column 1; a
+    /// user position is left as it is.
+    #[test]
+    fn compiler_errors_at_library_positions_are_placed() {
+        let lib = Span {
+            line: 3,
+            col: crate::ast::ROCPRIM_PRELUDE_COL + 40,
+        };
+        let call = Span { line: 7, col: 12 };
+        let mut sites = LibSites::default();
+        sites.by_inst.insert(
+            2,
+            LibSite {
+                stmt: (call, call),
+                at: call,
+                name: "warp_shuffle_idx<32,int>".into(),
+            },
+        );
+        let (at, m) = sites.place(2, lib, "bad".into());
+        assert_eq!(at, call);
+        assert_eq!(
+            m,
+            "bad (inside the library function `warp_shuffle_idx<32,int>` called here)"
+        );
+        assert_eq!(
+            sites.place(5, lib, "bad".into()).0,
+            Span { line: 3, col: 1 }
+        );
+        assert_eq!(sites.place(2, call, "x".into()), (call, "x".to_string()));
     }
 }
