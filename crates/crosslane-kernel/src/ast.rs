@@ -27,6 +27,12 @@ pub const SYNTH_COL: u32 = 1 << 20;
 pub const ROCPRIM_PRELUDE_COL: u32 = SYNTH_COL - (1 << 17);
 
 impl Span {
+    /// Whether the position is in crosslane's library declarations (a column at or past
+    /// [`ROCPRIM_PRELUDE_COL`], also for a node synthesized from one).
+    pub fn in_library(self) -> bool {
+        self.col % SYNTH_COL >= ROCPRIM_PRELUDE_COL
+    }
+
     /// The span as a user sees it: a synthesized node's source column.
     pub fn shown(self) -> Span {
         Span {

@@ -108,6 +108,8 @@ pub(crate) type Key = (u32, NodeId);
 pub(crate) struct Compiler {
     pub(crate) code: Vec<Inst>,
     pub(crate) code_inst: Vec<u32>,
+    /// The user's calls into library declarations, by inlined instance ([`crate::lib_site`]).
+    pub(crate) lib_sites: crate::lib_site::LibSites,
     pub(crate) slots: Vec<SlotInfo>,
     pub(crate) idents: HashMap<Key, usize>,
     pub(crate) decl_slots: HashMap<Key, usize>,
@@ -322,6 +324,7 @@ impl Compiler {
 
     pub(crate) fn fail(&mut self, span: Span, message: String) {
         if self.error.is_none() {
+            let (span, message) = self.lib_sites.place(self.inst, span, message);
             self.error = Some(KernelError::new(span.line, span.col, message));
         }
     }
@@ -688,6 +691,7 @@ impl Compiler {
         self.next_inst += 1;
         let inst = self.next_inst;
         let caller = self.inst;
+        self.lib_sites.enter_call(caller, inst, call.span, f);
         let mut params = HashMap::new();
         params.extend(aliases);
         for (k, (p, a)) in f.params.iter().zip(args).enumerate().filter(|(k, (p, _))| {
@@ -983,6 +987,7 @@ impl Compiler {
             return;
         }
         self.nest += 1;
+        self.lib_sites.enter_stmt(self.inst, s);
         self.stmt_inner(s);
         self.nest -= 1;
     }

@@ -151,6 +151,8 @@ pub struct Executor {
     pub(crate) code: Rc<[Inst]>,
     pub(crate) slots: Vec<SlotInfo>,
     pub(crate) code_inst: Vec<u32>,
+    /// The user's calls into library declarations by instance ([`crate::lib_site`]).
+    pub(crate) lib_sites: Rc<HashMap<u32, crate::lib_site::LibSite>>,
     pub(crate) cur: u32,
     pub(crate) idents: HashMap<Key, usize>,
     pub(crate) decl_slots: HashMap<Key, usize>,
@@ -588,6 +590,7 @@ impl Executor {
             typed_state: TypedState::default(),
             code: compiler.code.into(),
             code_inst: compiler.code_inst,
+            lib_sites: Rc::new(compiler.lib_sites.by_inst),
             cur: 0,
             slots: compiler.slots,
             idents: compiler.idents,
@@ -1423,10 +1426,11 @@ impl Executor {
     fn finish_step(
         &mut self,
         w: usize,
-        (span, end): (Span, Span),
+        at: (Span, Span),
         active: LaneMask,
-        cx: StepCtx,
+        mut cx: StepCtx,
     ) -> bool {
+        let (span, end) = crate::lib_site::relocate(&self.lib_sites, self.cur, at, &mut cx.diags);
         if cx.barrier {
             self.warps[w].run = WarpRun::AtBarrier;
         }

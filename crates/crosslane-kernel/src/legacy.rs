@@ -13,7 +13,7 @@
 //! calling one under an older `--arch` is refused at the call ([`arch_gate`]), as nvcc
 //! refuses it.
 
-use super::ast::{Expr, ExprKind, Program, Stmt, StmtPartRef};
+use super::ast::{Expr, ExprKind, Program, Span, Stmt, StmtPartRef};
 use super::{KernelDiagnostic, KernelError};
 use crosslane_core::result::Level;
 
@@ -53,22 +53,52 @@ pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
 /// Every call in `program`'s function bodies with its callee's name (walked without
 /// recursion, in no particular order).
 fn calls(program: &Program) -> Vec<(&Expr, &str)> {
+    calls_by_function(program)
+        .into_iter()
+        .map(|(e, n, _)| (e, n))
+        .collect()
+}
+
+/// [`calls`], each with the index of the function whose body holds it.
+fn calls_by_function(program: &Program) -> Vec<(&Expr, &str, usize)> {
     let mut out = Vec::new();
-    let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
-    let mut exprs: Vec<&Expr> = Vec::new();
-    while let Some(s) = stmts.pop() {
-        s.kind.for_each_part(|part| match part {
-            StmtPartRef::Expr(e) => exprs.push(e),
-            StmtPartRef::Stmt(c) => stmts.push(c),
-        });
-    }
-    while let Some(e) = exprs.pop() {
-        if let ExprKind::Call(name, _) = &e.kind {
-            out.push((e, name.as_str()));
+    for (k, f) in program.functions.iter().enumerate() {
+        let mut stmts: Vec<&Stmt> = vec![&f.body];
+        let mut exprs: Vec<&Expr> = Vec::new();
+        while let Some(s) = stmts.pop() {
+            s.kind.for_each_part(|part| match part {
+                StmtPartRef::Expr(e) => exprs.push(e),
+                StmtPartRef::Stmt(c) => stmts.push(c),
+            });
         }
-        e.kind.for_each_child(|c| exprs.push(c));
+        while let Some(e) = exprs.pop() {
+            if let ExprKind::Call(name, _) = &e.kind {
+                out.push((e, name.as_str(), k));
+            }
+            e.kind.for_each_child(|c| exprs.push(c));
+        }
     }
     out
+}
+
+/// A call at `at` inside crosslane's library declarations (`ast::Span::in_library`), in
+/// function `f`: the user's call of the library function that leads to it (climbing library
+/// callers, at most 16 levels) and that function's name; `None` outside them or when no
+/// user call is found.
+fn library_caller(program: &Program, at: Span, f: usize) -> Option<(Span, String)> {
+    if !at.in_library() {
+        return None;
+    }
+    let all = calls_by_function(program);
+    let mut name = program.functions.get(f)?.name.clone();
+    for _ in 0..16 {
+        let (e, _, k) = all.iter().find(|(_, n, _)| *n == name)?;
+        if !e.span.in_library() {
+            return Some((e.span, name));
+        }
+        name = program.functions.get(*k)?.name.clone();
+    }
+    None
 }
 
 /// The warp reduce intrinsics (CUDA C++ Programming Guide, Warp Reduce Functions).
@@ -140,21 +170,30 @@ pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelErro
         return Ok(());
     }
     let arch = arch.unwrap_or_default();
-    let mut first: Option<(u32, u32, String, usize)> = None;
-    for (e, name) in calls(program) {
+    let mut first: Option<(u32, u32, String, usize, String)> = None;
+    for (e, name, f) in calls_by_function(program) {
         let hit = gated.iter().position(|g| g.0.contains(&name));
         if let Some(g) = hit {
+            // A call inside crosslane's library declarations is placed at the user's call of
+            // the library function ([`library_caller`]).
+            let (at, inside) = match library_caller(program, e.span, f) {
+                Some((at, lib)) => (
+                    at,
+                    format!(" (inside the library function `{lib}` called here)"),
+                ),
+                None => (e.span, String::new()),
+            };
             if first
                 .as_ref()
-                .is_none_or(|(l, c, _, _)| (e.span.line, e.span.col) < (*l, *c))
+                .is_none_or(|(l, c, ..)| (at.line, at.col) < (*l, *c))
             {
-                first = Some((e.span.line, e.span.col, name.to_string(), g));
+                first = Some((at.line, at.col, name.to_string(), g, inside));
             }
         }
     }
     match first {
         None => Ok(()),
-        Some((line, col, name, g)) => {
+        Some((line, col, name, g, inside)) => {
             let (_, min, section, instead) = gated[g];
             Err(KernelError::new(
                 line,
@@ -162,7 +201,7 @@ pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelErro
                 format!(
                     "`{name}` needs compute capability {}.0 or higher (CUDA C++ Programming \
                      Guide, {section}), and `--arch {arch}` is below it: nvcc refuses it for \
-                     this target. Run with `--arch sm_{min}` or later, or {instead}",
+                     this target{inside}. Run with `--arch sm_{min}` or later, or {instead}",
                     min / 10
                 ),
             ))

@@ -57,6 +57,7 @@ pub mod lane_row;
 pub mod lane_val;
 pub mod legacy;
 pub mod lexer;
+mod lib_site;
 mod machine;
 mod mask_groups;
 pub mod mathlib;

@@ -18,13 +18,90 @@
 //! `idx`, `lane % Width >= delta` for `up`, `lane % Width + delta < Width` for `down`,
 //! `(lane % Width ^ xor_mask) < Width` for `xor`.
 //!
+//! `warp_match_any(data, lane_mask = 0xFFFFFFFF)` and `warp_match_all(data, lane_mask)`
+//! (libcu++ "warp_match_any" / "warp_match_all": the lanes of `lane_mask` whose `data` is
+//! bitwise equal to the calling lane's; whether all are) compare any trivially copyable `data`
+//! through `__match_any_sync` ("calls `match.sync` ceil(sizeof(data)/4) times"): here one
+//! `__match_any_sync` per member of a struct (`__crosslane_match_any`, [`MATCH_ANY`]), the
+//! masks ANDed, which is the word-wise bitwise comparison padding aside; members narrower
+//! than 32 bits compared as `unsigned`. `warp_match_all` is the match-any mask equal to
+//! `lane_mask` (every lane of the mask holds the caller's value). The result of
+//! `warp_match_any` is the mask as `unsigned` (newer CCCL wraps it in the class `lane_mask`,
+//! not modelled: its members are refused as unknown).
+//!
 //! The documented preconditions: `Width` a power of two in \[1, 32\] and `lane_mask` non-zero
 //! are checked when the function runs, as are `delta` and `xor_mask` less than `Width`; a
-//! violated one stops the run at the call with the rule (never a picked value). Types the
-//! intrinsics do not take (structs, arrays) are refused by the intrinsic, naming it.
+//! violated one stops the run at the call with the rule (never a picked value). A struct
+//! value is moved from the one source lane member by member (`__crosslane_shfl_any`,
+//! `cub_ptx.rs`), which is the documented 32-bit-word move padding aside; the result converts
+//! to `T` through `operator T()` (a `T` initialized or assigned from it takes `data`). Raw
+//! arrays are not moved (refused where the result's type is needed).
 
 use super::std_constants::word;
+use super::{PResult, Parser};
+use crate::ast::{Expr, ExprKind};
 use crate::lexer::{Tok, Token};
+use crate::types::{BinOp, Scalar, Ty, ValTy};
+use crate::KernelError;
+
+/// The name the declarations call a bitwise match of any value through
+/// (`__crosslane_match_any(lane_mask, data)`).
+pub(super) const MATCH_ANY: &str = "__crosslane_match_any";
+
+impl Parser<'_> {
+    /// `__crosslane_match_any(mask, data)` at the current token: `__match_any_sync(mask, v)`
+    /// for a scalar `data`, the AND of one per member for a struct (see the module comment).
+    pub(super) fn cccl_match_call(&mut self) -> PResult<Option<Expr>> {
+        if !matches!(self.peek(0), Tok::Ident(w) if w == MATCH_ANY)
+            || !matches!(self.peek(1), Tok::Punct("("))
+        {
+            return Ok(None);
+        }
+        let at = self.span();
+        self.bump();
+        self.expect_punct("(")?;
+        let args = self.args_closed_by(")")?;
+        let [mask, data] = &args[..] else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{MATCH_ANY} takes (mask, data)"),
+            ));
+        };
+        let values: Vec<Expr> = if self.struct_of(data).is_some() {
+            match self.leaves_of(data, None)? {
+                Some((_, leaves)) => leaves.into_iter().map(|(_, e)| e).collect(),
+                None => vec![data.clone()],
+            }
+        } else {
+            vec![data.clone()]
+        };
+        let mut out: Option<Expr> = None;
+        for v in values {
+            // An integer narrower than 32 bits (or a `bool`) compared as `unsigned`: its
+            // widening is one-to-one, so equal values stay equal and unequal ones unequal.
+            let narrow = self.expr_type(&v).is_some_and(|t| {
+                t.lanes == 1
+                    && matches!(
+                        t.scalar,
+                        Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16
+                    )
+            });
+            let v = if narrow {
+                let u = Ty::Val(ValTy::scalar(Scalar::U32));
+                self.node(ExprKind::Cast(u, Box::new(v)), at)?
+            } else {
+                v
+            };
+            let m = self.e_call(at, "__match_any_sync", vec![mask.clone(), v]);
+            out = Some(match out {
+                Some(o) => self.e_bin(at, BinOp::And, o, m),
+                None => m,
+            });
+        }
+        Ok(out)
+    }
+}
 
 /// The declarations, in the kernel language.
 const PRELUDE: &str = r#"
@@ -42,7 +119,7 @@ template <int Width = 32, typename T>
 __device__ warp_shuffle_result<T> warp_shuffle_idx(const T& data, int src_lane, unsigned lane_mask = 0xFFFFFFFFu) {
   __crosslane_cccl_check<Width>(lane_mask);
   warp_shuffle_result<T> r;
-  r.data = __shfl_sync(lane_mask, data, src_lane, Width);
+  r.data = __crosslane_shfl_any(__shfl_sync(lane_mask, data, src_lane, Width));
   r.pred = true;
   return r;
 }
@@ -59,7 +136,7 @@ __device__ warp_shuffle_result<T> warp_shuffle_up(const T& data, int delta, unsi
   __crosslane_cccl_check<Width>(lane_mask);
   __crosslane_assert(delta >= 0 && delta < Width, "cuda::device::warp_shuffle_up: delta must be less than Width (libcu++, warp_shuffle, Preconditions)");
   warp_shuffle_result<T> r;
-  r.data = __shfl_up_sync(lane_mask, data, delta, Width);
+  r.data = __crosslane_shfl_any(__shfl_up_sync(lane_mask, data, delta, Width));
   r.pred = (int)(__lane_id() % Width) >= delta;
   return r;
 }
@@ -76,7 +153,7 @@ __device__ warp_shuffle_result<T> warp_shuffle_down(const T& data, int delta, un
   __crosslane_cccl_check<Width>(lane_mask);
   __crosslane_assert(delta >= 0 && delta < Width, "cuda::device::warp_shuffle_down: delta must be less than Width (libcu++, warp_shuffle, Preconditions)");
   warp_shuffle_result<T> r;
-  r.data = __shfl_down_sync(lane_mask, data, delta, Width);
+  r.data = __crosslane_shfl_any(__shfl_down_sync(lane_mask, data, delta, Width));
   r.pred = (int)(__lane_id() % Width) + delta < Width;
   return r;
 }
@@ -93,7 +170,7 @@ __device__ warp_shuffle_result<T> warp_shuffle_xor(const T& data, int xor_mask, 
   __crosslane_cccl_check<Width>(lane_mask);
   __crosslane_assert(xor_mask >= 0 && xor_mask < Width, "cuda::device::warp_shuffle_xor: xor_mask must be less than Width (libcu++, warp_shuffle, Preconditions)");
   warp_shuffle_result<T> r;
-  r.data = __shfl_xor_sync(lane_mask, data, xor_mask, Width);
+  r.data = __crosslane_shfl_any(__shfl_xor_sync(lane_mask, data, xor_mask, Width));
   r.pred = (int)((__lane_id() % Width) ^ (unsigned)xor_mask) < Width;
   return r;
 }
@@ -104,6 +181,16 @@ __device__ warp_shuffle_result<T> warp_shuffle_xor(const T& data, int xor_mask, 
 template <int Width, typename T>
 __device__ warp_shuffle_result<T> warp_shuffle_xor(const T& data, int xor_mask, cuda::std::integral_constant<int, Width> width_) {
   return warp_shuffle_xor<Width>(data, xor_mask, 0xFFFFFFFFu);
+}
+template <typename T>
+__device__ unsigned warp_match_any(const T& data, unsigned lane_mask = 0xFFFFFFFFu) {
+  __crosslane_assert(lane_mask != 0u, "cuda::device::warp_match_any: lane_mask must be non-zero (libcu++, warp_match_any, Preconditions)");
+  return __crosslane_match_any(lane_mask, data);
+}
+template <typename T>
+__device__ bool warp_match_all(const T& data, unsigned lane_mask = 0xFFFFFFFFu) {
+  __crosslane_assert(lane_mask != 0u, "cuda::device::warp_match_all: lane_mask must be non-zero (libcu++, warp_match_all, Preconditions)");
+  return __crosslane_match_any(lane_mask, data) == lane_mask;
 }
 } }
 "#;

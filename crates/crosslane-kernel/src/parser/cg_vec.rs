@@ -18,7 +18,8 @@ use crate::types::Scalar;
 const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Whether evaluating `e` more than once gives the same value and does nothing else: names,
-/// literals, members, subscripts and operators on those (a call or assignment is neither).
+/// literals, members, subscripts, `?:` and operators on those, and `__lane_id()` (any other
+/// call, and an assignment, is neither).
 pub(super) fn repeatable(e: &Expr, depth: u32) -> bool {
     if depth > 16 {
         return false;
@@ -31,6 +32,11 @@ pub(super) fn repeatable(e: &Expr, depth: u32) -> bool {
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
             repeatable(a, depth + 1) && repeatable(b, depth + 1)
         }
+        ExprKind::Ternary(c, a, b) => {
+            repeatable(c, depth + 1) && repeatable(a, depth + 1) && repeatable(b, depth + 1)
+        }
+        // The lane's own index (a lowering's `__lane_id()`): no arguments, no effect.
+        ExprKind::Call(n, args) => n == "__lane_id" && args.is_empty(),
         _ => false,
     }
 }

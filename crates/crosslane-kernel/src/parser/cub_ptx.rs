@@ -44,6 +44,12 @@ impl Parser<'_> {
     /// A logical warp that is no power of two in 1..=32, a wrong number of arguments,
     /// `cub::WarpId()` (PTX's `%warpid`, which the vendor leaves unspecified).
     pub(super) fn cub_ptx_call(&mut self) -> PResult<Option<Expr>> {
+        if let Some(e) = self.shfl_any_call()? {
+            return Ok(Some(e));
+        }
+        if let Some(e) = self.cccl_match_call()? {
+            return Ok(Some(e));
+        }
         // In HIP `cub::` is hipCUB too (`namespace cub = hipcub;`).
         let lib = if self.hip { "hipcub" } else { "cub" };
         if !matches!(self.peek(0), Tok::Ident(w) if w == lib || (self.hip && w == "cub"))
@@ -157,7 +163,8 @@ impl Parser<'_> {
                 _ => "__shfl_down",
             };
             let w = self.e_int(at, l);
-            return Ok(Some(self.e_call(at, op, vec![v, a, w])));
+            let call = self.e_call(at, op, vec![v, a, w]);
+            return Ok(Some(self.shfl_any(at, call)));
         }
         let mut args = args.into_iter();
         let (Some(v), Some(a), Some(b)) = (args.next(), args.next(), args.next()) else {
@@ -206,11 +213,59 @@ impl Parser<'_> {
                 self.e_call(at, "__shfl_sync", vec![mask, v, a, w])
             }
         };
-        Ok(Some(call))
+        Ok(Some(self.shfl_any(at, call)))
     }
 }
 
+/// The name crosslane's library declarations (`cccl_warp.rs`) wrap a free shuffle in where the
+/// value may be of any trivially copyable type: `SHFL_ANY(__shfl_sync(m, data, src, w))`.
+pub(super) const SHFL_ANY: &str = "__crosslane_shfl_any";
+
 impl Parser<'_> {
+    /// A library's shuffle of any type (CUB's `ShuffleIndex` / `ShuffleUp` / `ShuffleDown`,
+    /// CCCL's `warp_shuffle_*`): the free shuffle `call` itself for a value the intrinsic
+    /// takes, else, for a struct value, the shuffle of each member from the one source lane
+    /// ([`super::structs::STRUCT_SHFL`]). CUB (`util_ptx.cuh`, `ShuffleIndex` over `T`'s
+    /// 32-bit words) and libcu++ (`warp_shuffle`: "calls `shfl.sync` ceil(sizeof(data)/4)
+    /// times") move the value's words from that one lane, so every member comes from it:
+    /// the same value, padding aside.
+    fn shfl_any(&mut self, at: crate::ast::Span, call: Expr) -> Expr {
+        let ExprKind::Call(_, args) = &call.kind else {
+            return call;
+        };
+        let value = if self.hip && args.len() == 3 {
+            args.first()
+        } else {
+            args.get(1)
+        };
+        if value.and_then(|v| self.struct_of(v)).is_some() {
+            return self.e_call(at, super::structs::STRUCT_SHFL, vec![call]);
+        }
+        call
+    }
+
+    /// `__crosslane_shfl_any(shuffle)` ([`SHFL_ANY`]) at the current token: [`Self::shfl_any`].
+    fn shfl_any_call(&mut self) -> PResult<Option<Expr>> {
+        if !matches!(self.peek(0), Tok::Ident(w) if w == SHFL_ANY)
+            || !matches!(self.peek(1), Tok::Punct("("))
+        {
+            return Ok(None);
+        }
+        let at = self.span();
+        self.bump();
+        self.expect_punct("(")?;
+        let mut args = self.args_closed_by(")")?;
+        if args.len() != 1 {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{SHFL_ANY} takes one shuffle"),
+            ));
+        }
+        let call = args.remove(0);
+        Ok(Some(self.shfl_any(at, call)))
+    }
+
     /// `cub::ThreadLoad<MODIFIER>(ptr)` and `cub::ThreadStore<MODIFIER>(ptr, value)` (CUB API,
     /// "Thread-level I/O": a load or store through `ptr` with a PTX cache operator, `LOAD_CA`,
     /// `STORE_CG`, …): the cache operator changes where the line is cached, not the value a

@@ -481,7 +481,15 @@ impl Parser<'_> {
                 let arrow = self.is_punct("->");
                 self.bump();
                 self.eat_template_keyword();
-                let field = self.ident()?;
+                let mut field = self.ident()?;
+                // `f.operator()(…)`, `f.template operator()<N>()`: the call operator by name.
+                if field == "operator"
+                    && self.is_punct("(")
+                    && matches!(self.peek(1), Tok::Punct(")"))
+                {
+                    self.pos += 2;
+                    field = "operator()".to_string();
+                }
                 if arrow && self.points_at_structs(&e) {
                     // `p->v` on a struct pointer: `(*p).v`.
                     e = self.node(ExprKind::Deref(Box::new(e)), span)?;

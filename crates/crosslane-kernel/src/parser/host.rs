@@ -535,7 +535,10 @@ impl Parser<'_> {
             }
         }
         // `tmp::static_switch<std::array{…}>(v, [&]<int B>() { … });` (`host_static_switch`).
-        if let Some(next) = self.host_static_switch(st, k, close) {
+        if let Some(next) = self
+            .host_static_switch(st, k, close)
+            .or_else(|| self.host_struct_bind(st, k, close))
+        {
             return next;
         }
         // `(void)hipMalloc(&p, n);`: a call cast to void to drop its status is still evaluated

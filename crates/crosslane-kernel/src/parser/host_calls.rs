@@ -527,8 +527,10 @@ impl Parser<'_> {
                     .then_some(end + 1);
             }
         }
+        // A structured binding's call is read for its result ([`super::host_bind`]).
+        let bind = self.want_parts == Some(self.host_call_depth + 1);
         if known {
-            if binds || target.is_some() {
+            if binds || target.is_some() || bind {
                 let v = self.read_call(&site, Some(st));
                 if let Some((var, eq)) = target {
                     match v.and_then(|v| self.to_declared(k, eq, v)) {
@@ -953,6 +955,10 @@ impl Parser<'_> {
             i = self.host_statement(&mut inner, i, f.close).max(i + 1);
         }
         let returned = self.returned_value(&inner, f.open, f.close);
+        if self.want_parts == Some(self.host_call_depth) {
+            // A structured binding's call ([`super::host_bind`]).
+            self.bind_parts = self.returned_parts(&inner, f.open, f.close);
+        }
         for (p, old) in saved_scalars.into_iter().rev() {
             match old {
                 Some(s) => self.host_scalars.insert(p, s),

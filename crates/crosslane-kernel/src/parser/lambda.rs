@@ -188,15 +188,48 @@ impl Parser<'_> {
         }
         self.skip_lambda_words();
         // `[&]<int N>() { … }` (C++20 [expr.prim.lambda]/1: a template parameter list after
-        // the introducer), called as `f.template operator()<4>()`: not read in device code.
+        // the introducer), called as `f.template operator()<4>()`: a call operator template
+        // over those parameters, as a generic lambda's ([`super::lambda_generic`]).
         if self.is_punct("<") {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "a lambda with a template parameter list (`[&]<int N>() { … }`, C++20) is not \
-                 supported in device code; write the body for each constant it is called with \
-                 (or a function template `template <int N> __device__ void f(…)`)",
-            ));
+            let open = self.pos;
+            let mut depth = 0i64;
+            let mut close = None;
+            for (k, t) in self.toks.iter().enumerate().skip(open) {
+                match t.tok {
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => depth -= 1,
+                    Tok::Punct(">>") => depth -= 2,
+                    Tok::Punct("{" | ";") | Tok::Eof => break,
+                    _ => {}
+                }
+                if depth <= 0 {
+                    close = Some(k);
+                    break;
+                }
+            }
+            let (Some(close), 0) = (close, depth) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "a lambda's template parameter list `<…>` that does not close before its \
+                     body",
+                ));
+            };
+            if outer.is_some() {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "a lambda with a template parameter list (`[&]<int N>() { … }`) inside a \
+                     lambda is not supported; define it before the enclosing lambda",
+                ));
+            }
+            let tparams = self.toks[open + 1..close].to_vec();
+            self.pos = close + 1;
+            self.skip_lambda_words();
+            if !self.is_punct("(") {
+                return self.err("`(` after a lambda's template parameter list");
+            }
+            return self.generic_lambda(at, default, &explicit, tparams);
         }
         if self.is_punct("(") {
             // `auto` parameters make a generic lambda: a call operator template
@@ -214,7 +247,7 @@ impl Parser<'_> {
                 ));
             }
             if generic {
-                return self.generic_lambda(at, default, &explicit);
+                return self.generic_lambda(at, default, &explicit, Vec::new());
             }
         }
         let mut params = if self.eat("(") {

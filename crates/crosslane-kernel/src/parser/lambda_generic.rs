@@ -1,4 +1,6 @@
-//! Generic lambdas: `[&](auto a, auto b) { return a + b; }`, `[](const auto& x) { … }`.
+//! Generic lambdas: `[&](auto a, auto b) { return a + b; }`, `[](const auto& x) { … }`, and
+//! template lambdas `[&]<int N>() { … }` (C++20 [expr.prim.lambda]/1), called as
+//! `f.template operator()<4>()` (rocm-examples' `static_for` shape).
 //!
 //! C++17 [expr.prim.lambda.closure]/3: the closure type of a generic lambda has a call
 //! operator *template*, one invented type parameter per `auto` in the parameter list, so each
@@ -31,8 +33,9 @@ pub(super) const CALL: &str = "__call";
 
 impl Parser<'_> {
     /// The lambda from its parameter list's `(` (at the cursor) on, when a parameter's type is
-    /// `auto`: the closure struct `name` and its call operator template recorded; the value
-    /// is the closure made from the captured variables.
+    /// `auto` or the lambda has a written template parameter list (`written`, the tokens
+    /// between `<` and `>` of `[&]<int N>(…)`, C++20): the closure struct `name` and its call
+    /// operator template recorded; the value is the closure made from the captured variables.
     ///
     /// # Errors
     /// A captured struct, an `auto...` pack, a bracket never closed, the template's errors.
@@ -41,13 +44,21 @@ impl Parser<'_> {
         at: Span,
         default: Option<bool>,
         explicit: &[(String, bool)],
+        written: Vec<Token>,
     ) -> PResult<Expr> {
         let open = self.pos;
         let never = |s: Span| KernelError::new(s.line, s.col, "bracket never closed");
         let close = self.closing(open).ok_or_else(|| never(at))?;
         let mut params: Vec<Token> = Vec::new();
         let mut tparams: Vec<String> = Vec::new();
-        let mut own_names: Vec<String> = Vec::new();
+        // The written template parameters' names (`I` of `<int I>`) are the body's own.
+        let mut own_names: Vec<String> = written
+            .iter()
+            .filter_map(|t| match &t.tok {
+                Tok::Ident(w) => Some(w.clone()),
+                _ => None,
+            })
+            .collect();
         for t in &self.toks[open + 1..close] {
             match &t.tok {
                 Tok::Ident(w) if w == "auto" => {
@@ -248,8 +259,13 @@ impl Parser<'_> {
             end: first.end,
         };
         let mut synth = vec![mk(Tok::Ident("template".into())), mk(Tok::Punct("<"))];
+        // A template lambda's written parameters first (C++20 [expr.prim.lambda.closure]/7:
+        // the call operator template's list is the written one with the invented ones
+        // appended).
+        let written_any = !written.is_empty();
+        synth.extend(written);
         for (k, p) in tparams.iter().enumerate() {
-            if k > 0 {
+            if k > 0 || written_any {
                 synth.push(mk(Tok::Punct(",")));
             }
             synth.push(mk(Tok::Ident("typename".into())));

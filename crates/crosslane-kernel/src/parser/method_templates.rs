@@ -35,7 +35,15 @@ impl Parser<'_> {
         let Some(s) = self.struct_of(recv) else {
             return Ok(None);
         };
-        let key = format!("{s}::{field}");
+        let mut key = format!("{s}::{field}");
+        // A lambda's call operator template is kept as `__call` ([`super::lambda_generic`]).
+        let call = format!("{s}::{}", super::lambda_generic::CALL);
+        if field == "operator()"
+            && !self.method_templates.contains_key(&key)
+            && self.method_templates.contains_key(&call)
+        {
+            key = call;
+        }
         if !self.method_templates.contains_key(&key) {
             let def = self.structs.get(&s);
             let member = def.is_some_and(|d| {

@@ -112,6 +112,7 @@ mod fn_types;
 mod goto;
 mod hip_sync;
 mod host;
+mod host_bind;
 mod host_calloc;
 mod host_calls;
 mod host_cells;
@@ -677,6 +678,10 @@ struct Parser<'a> {
     host_calls_read: u32,
     /// Whether the warning that host calls past the budget are not read was given.
     host_call_budget_said: bool,
+    /// A host structured binding's call (`host_bind`): the call depth whose `return`'s pair
+    /// or tuple elements are wanted, and those elements once read.
+    want_parts: Option<u32>,
+    bind_parts: Option<Vec<Option<const_eval::HostVal>>>,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
     symbol_copies: Vec<host::SymbolCopy>,
@@ -993,6 +998,8 @@ impl<'a> Parser<'a> {
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
             host_call_budget_said: false,
+            want_parts: None,
+            bind_parts: None,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
             readbacks: Vec::new(),

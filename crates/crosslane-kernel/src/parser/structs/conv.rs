@@ -21,6 +21,27 @@ impl Parser<'_> {
             .is_some_and(|d| d.methods.contains_key(CONV))
     }
 
+    /// The member through which class `from` converts to struct `to`
+    /// ([`StructDef::member_conv`]), if it does.
+    pub(super) fn converts_to(&self, from: &str, to: &str) -> Option<String> {
+        let (t, m) = self.structs.get(from)?.member_conv.as_ref()?;
+        (t == to).then(|| m.clone())
+    }
+
+    /// The leaves of a `from` value (`data.x`, `data.y`, `pred`) converted to the struct its
+    /// conversion function returns: the leaves under its member, that prefix removed
+    /// (`x`, `y`).
+    pub(super) fn converted_leaves(&self, from: &str, leaves: Leaves) -> Leaves {
+        let Some((_, m)) = self.structs.get(from).and_then(|d| d.member_conv.as_ref()) else {
+            return leaves;
+        };
+        let prefix = format!("{m}.");
+        leaves
+            .into_iter()
+            .filter_map(|(p, e)| p.strip_prefix(&prefix).map(|r| (r.to_string(), e)))
+            .collect()
+    }
+
     /// `e`, a value of class `s` (a temporary, a call's result, a variable), converted through
     /// its conversion function and lowered ([class.conv.fct]/1).
     pub(super) fn converted(&mut self, e: Expr, span: Span) -> PResult<Expr> {

@@ -243,6 +243,9 @@ impl Parser<'_> {
             }
             (Some(i), false) => match self.leaves_of(i, Some(s))? {
                 Some((is, v)) if is == s => Some(v),
+                Some((is, v)) if self.converts_to(&is, s).is_some() => {
+                    Some(self.converted_leaves(&is, v))
+                }
                 Some((is, _)) => {
                     return Err(KernelError::new(
                         span.line,

@@ -493,6 +493,37 @@ impl Parser<'_> {
         while self.is_word("const") || self.is_word("volatile") {
             self.bump();
         }
+        // A conversion to a class type (`operator T()` of CCCL's `warp_shuffle_result<T>`
+        // whose `T` is a struct): kept when its body returns one member
+        // ([`StructDef::member_conv`]), which a `T` initialized or assigned from the class
+        // reads ([class.conv.fct]/1, [dcl.init]/17.6.3); any other is not kept, so the class
+        // converts to no struct here and its members stay readable (`r.data`).
+        let save = self.pos;
+        if let Some(target) = self.struct_type()? {
+            let open = self.pos + 2;
+            if self.is_punct("(") && matches!(self.peek(1), Tok::Punct(")")) {
+                if let Some(k) = (open..self.toks.len().min(open + 16))
+                    .find(|&k| matches!(self.toks[k].tok, Tok::Punct("{")))
+                {
+                    if let Some(close) = self.closing(k) {
+                        // `{ return m; }`: the conversion reads member `m`.
+                        let body: Vec<&Tok> =
+                            self.toks[k + 1..close].iter().map(|t| &t.tok).collect();
+                        if let [Tok::Ident(r), Tok::Ident(m), Tok::Punct(";")] = body[..] {
+                            if r == "return" {
+                                let conv = (target, m.clone());
+                                if let Some(def) = self.structs.get_mut(sname) {
+                                    def.member_conv = Some(conv);
+                                }
+                            }
+                        }
+                        self.pos = close + 1;
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        self.pos = save;
         let base = self.base_type()?;
         let (ty, _) = self.pointers(base)?;
         self.expect_punct("(")?;

@@ -277,13 +277,17 @@ impl Parser<'_> {
                 "this struct cannot be assigned to",
             ));
         };
-        let Some((rs, rl)) = self.leaves_of(r, Some(s))? else {
+        let Some((mut rs, mut rl)) = self.leaves_of(r, Some(s))? else {
             return Err(KernelError::new(
                 span.line,
                 span.col,
                 format!("a `{s}` can only be assigned a `{s}`"),
             ));
         };
+        if rs != s && self.converts_to(&rs, s).is_some() {
+            rl = self.converted_leaves(&rs, rl);
+            rs = s.to_string();
+        }
         if rs != s {
             return Err(KernelError::new(
                 span.line,

@@ -125,6 +125,10 @@ pub(super) struct StructDef {
     /// The cell type of a `SharedMemory<T>`-shaped struct: its conversion operator
     /// `operator T*()` returns the dynamic `extern __shared__` array.
     pub(super) shared_view: Option<ValTy>,
+    /// A conversion function to a class type whose body returns one member (`operator T()
+    /// const { return data; }` of CCCL's `warp_shuffle_result<T>`): the target struct and the
+    /// member ([`Parser::converted_leaves`]).
+    pub(super) member_conv: Option<(String, String)>,
     /// The members of anonymous unions that are views of a held member's scalars
     /// ([`unions`]): `d` is `ds.x`.
     pub(super) views: Vec<unions::View>,

@@ -1,0 +1,229 @@
+//! Structured bindings in host code (C++17 [dcl.struct.bind]): `auto [a, b] =
+//! std::make_tuple(x, y);` and `auto [p, q] = f(…);` of a host function returning a pair or
+//! tuple, feeding a launch (`k<<<blocks, threads>>>(…, a, …)`).
+//!
+//! [dcl.struct.bind]/1, /4: the names are the elements of a hidden copy of the initializer, a
+//! `std::pair`'s `first` and `second` or a `std::tuple`'s `get<i>`, in order. The reading
+//! knows a pair or tuple only where it is made: `std::make_tuple(…)`, `std::make_pair(…)`,
+//! `std::tuple<…>(…)` / `{…}`, `std::pair<…>(…)` / `{…}` (CTAD `std::pair{…}` too), or a
+//! braced `{…}` returned by a host function whose one `return` is its last statement
+//! ([stmt.return]/2: the braced list initializes the returned pair or tuple). Each name then
+//! holds its element's value as host code evaluates it (the elements are evaluated in order,
+//! before any name exists); an element that is no constant here, or an initializer of
+//! another form, leaves every name unknown with the reason, so a launch given one asks for
+//! `--arg` (never a value picked for it).
+
+use super::const_eval::HostVal;
+use super::host::{split_commas, HostState};
+use super::Parser;
+use crate::lexer::Tok;
+
+/// The makers of a pair or tuple whose arguments are its elements.
+const MAKERS: &[&str] = &["make_tuple", "make_pair", "tuple", "pair"];
+
+impl Parser<'_> {
+    /// `[const] auto[&|&&] [n1, n2, …] = INIT;` at `k`: each name bound to its element of
+    /// `INIT` (see the module comment). Returns where the next statement starts, or `None`
+    /// when `k` starts no structured binding.
+    pub(super) fn host_struct_bind(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let word = |i: usize, w: &str| matches!(tok(i), Some(Tok::Ident(x)) if x == w);
+        let mut i = k;
+        while word(i, "const") || word(i, "static") || word(i, "constexpr") {
+            i += 1;
+        }
+        if !word(i, "auto") {
+            return None;
+        }
+        i += 1;
+        if matches!(tok(i), Some(Tok::Punct("&" | "&&"))) {
+            i += 1;
+        }
+        if !matches!(tok(i), Some(Tok::Punct("["))) {
+            return None;
+        }
+        let rb = (i + 1..close.min(i + 64)).find(|&j| matches!(tok(j), Some(Tok::Punct("]"))))?;
+        let mut names = Vec::new();
+        for (a, b) in split_commas(toks, i + 1, rb) {
+            match (b == a + 1, tok(a)) {
+                (true, Some(Tok::Ident(n))) => names.push(n.clone()),
+                _ => return None,
+            }
+        }
+        if names.is_empty() || !matches!(tok(rb + 1), Some(Tok::Punct("="))) {
+            return None;
+        }
+        let from = rb + 2;
+        let semi = self.statement_end(from, close)?;
+        let line = toks[k].line;
+        // The elements' values, or why they are not known.
+        let values: Result<Vec<Option<HostVal>>, String> = match self.made_elements(from, semi) {
+            Some(parts) => Ok(parts
+                .into_iter()
+                .map(|(a, b)| self.host_value(st, a, b))
+                .collect()),
+            None => self.called_elements(st, from, semi),
+        };
+        match values {
+            Ok(vals) if vals.len() == names.len() => {
+                for (n, v) in names.iter().zip(vals) {
+                    match v {
+                        Some(v) => {
+                            st.unknown.remove(n);
+                            st.env.insert(n.clone(), v);
+                        }
+                        None => {
+                            let why = format!(
+                                "its element of the structured binding at line {line} has no \
+                                 constant value here"
+                            );
+                            Self::mark_unknown(st, std::slice::from_ref(n), &why);
+                        }
+                    }
+                }
+            }
+            Ok(vals) => {
+                let why = format!(
+                    "the structured binding at line {line} names {} elements of a value with {}",
+                    names.len(),
+                    vals.len()
+                );
+                Self::mark_unknown(st, &names, &why);
+            }
+            Err(why) => Self::mark_unknown(st, &names, &why),
+        }
+        Some(semi + 1)
+    }
+
+    /// The `;` ending the statement whose initializer starts at `from` (brackets skipped).
+    fn statement_end(&self, from: usize, close: usize) -> Option<usize> {
+        let mut j = from;
+        while j < close {
+            match self.toks[j].tok {
+                Tok::Punct(";") => return Some(j),
+                Tok::Punct("(" | "{" | "[") => j = self.closing(j)? + 1,
+                _ => j += 1,
+            }
+        }
+        None
+    }
+
+    /// The element ranges of a pair or tuple made at `from..to`: `std::make_tuple(…)` and the
+    /// other [`MAKERS`] (with or without `std::`, with or without template arguments, called
+    /// with `(…)` or `{…}`), or a braced list `{…}`; `None` for any other expression.
+    pub(super) fn made_elements(&self, from: usize, to: usize) -> Option<Vec<(usize, usize)>> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let mut i = from;
+        if matches!(tok(i), Some(Tok::Punct("{"))) {
+            return (self.closing(i)? + 1 == to).then(|| split_commas(toks, i + 1, to - 1));
+        }
+        if matches!(tok(i), Some(Tok::Ident(w)) if w == "std")
+            && matches!(tok(i + 1), Some(Tok::Punct("::")))
+        {
+            i += 2;
+        }
+        if !matches!(tok(i), Some(Tok::Ident(w)) if MAKERS.contains(&w.as_str())) {
+            return None;
+        }
+        i += 1;
+        if matches!(tok(i), Some(Tok::Punct("<"))) {
+            let mut depth = 0i32;
+            i = (i..to).find(|&j| {
+                match tok(j) {
+                    Some(Tok::Punct("<")) => depth += 1,
+                    Some(Tok::Punct(">")) => depth -= 1,
+                    Some(Tok::Punct(">>")) => depth -= 2,
+                    _ => {}
+                }
+                depth <= 0
+            })? + 1;
+        }
+        if !matches!(tok(i), Some(Tok::Punct("(" | "{"))) || self.closing(i)? + 1 != to {
+            return None;
+        }
+        Some(split_commas(toks, i + 1, to - 1))
+    }
+
+    /// `f(…)` at `from..to` of a host function the file defines: read as any call is (its
+    /// launches and stores followed), and the elements of the pair or tuple its one `return`
+    /// makes, evaluated with its parameters bound; else why they are not known.
+    fn called_elements(
+        &mut self,
+        st: &mut HostState,
+        from: usize,
+        to: usize,
+    ) -> Result<Vec<Option<HostVal>>, String> {
+        let toks = self.toks;
+        let line = toks[from].line;
+        let name = match &toks[from].tok {
+            Tok::Ident(n) if self.host_fns.contains_key(n) => n.clone(),
+            _ => {
+                return Err(format!(
+                    "the structured binding at line {line} is read only of a pair or tuple made \
+                     there (`std::make_tuple(…)`, `std::make_pair(…)`, `{{…}}`) or returned so \
+                     by a host function of this file"
+                ))
+            }
+        };
+        let depth = self.host_call_depth + 1;
+        self.bind_parts = None;
+        self.want_parts = Some(depth);
+        // Read as `= f(…);`: from the `=` before the call.
+        let read = self.host_call(st, from - 1, to + 1);
+        self.want_parts = None;
+        let parts = self.bind_parts.take();
+        match (read, parts) {
+            (Some(_), Some(p)) => Ok(p),
+            _ => Err(format!(
+                "the pair or tuple host function `{name}` returns at line {line} is not read \
+                 (read: one `return` of `std::make_tuple(…)`, `std::make_pair(…)` or `{{…}}` as \
+                 its last statement)"
+            )),
+        }
+    }
+
+    /// The elements of the pair or tuple the one `return` of the body `open..close` makes
+    /// (its last statement, at the body's top level), evaluated in the callee's state `st`.
+    pub(super) fn returned_parts(
+        &mut self,
+        st: &HostState,
+        open: usize,
+        close: usize,
+    ) -> Option<Vec<Option<HostVal>>> {
+        let toks = self.toks;
+        let mut depth = 0i32;
+        let mut ret = None;
+        for (j, t) in toks.iter().enumerate().take(close).skip(open + 1) {
+            match &t.tok {
+                Tok::Punct("{") => depth += 1,
+                Tok::Punct("}") => depth -= 1,
+                Tok::Ident(w) if w == "return" => {
+                    if ret.is_some() || depth != 0 {
+                        return None;
+                    }
+                    ret = Some(j);
+                }
+                _ => {}
+            }
+        }
+        let r = ret?;
+        let semi = self.statement_end(r + 1, close)?;
+        if semi + 1 != close {
+            return None;
+        }
+        let parts = self.made_elements(r + 1, semi)?;
+        Some(
+            parts
+                .into_iter()
+                .map(|(a, b)| self.host_value(st, a, b))
+                .collect(),
+        )
+    }
+}
