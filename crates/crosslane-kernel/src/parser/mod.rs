@@ -140,6 +140,7 @@ mod host_ptr_step;
 mod host_range_for;
 mod host_recur;
 mod host_sizeof;
+mod host_slice;
 mod host_state;
 mod host_static_switch;
 mod host_switch;
