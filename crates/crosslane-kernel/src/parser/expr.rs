@@ -616,6 +616,17 @@ impl Parser<'_> {
                 return place.map_or_else(|| self.err("a name"), Ok);
             }
             Tok::Ident(w) if w == super::range_for::EXTENT => return self.range_extent(span),
+            // clang's and GCC's constant builtins (`__builtin_inff()`, `__builtin_huge_val()`,
+            // `__builtin_nanf("")`): the `math.h` constant each is (GCC manual, "Other
+            // Built-in Functions": `__builtin_inf` is `double` positive infinity, the `f`
+            // suffix `float`; `__builtin_nan("")` a quiet NaN, its string choosing a payload
+            // no value here depends on). CANN's `simt_api/math_constants.h` defines
+            // `ASCRT_INF_F` as `__builtin_inff()`.
+            Tok::Ident(w) if builtin_constant(&w).is_some() && self.is_punct("(") => {
+                let _ = self.call_args()?;
+                let name = builtin_constant(&w).unwrap_or("INFINITY");
+                ExprKind::Ident(name.to_string())
+            }
             // `typename std::conditional<W == 32, uint32_t, uint64_t>::type(1)`: a functional
             // cast ([expr.type.conv]) of a dependent type, as an alias template's use
             // `lane_mask_t<W>(1)` becomes ([`super::alias_templates`]).
@@ -1473,6 +1484,18 @@ fn binop_of(p: &str) -> Option<(u8, Op)> {
         "*" => (10, Op::Bin(BinOp::Mul)),
         "/" => (10, Op::Bin(BinOp::Div)),
         "%" => (10, Op::Bin(BinOp::Rem)),
+        _ => return None,
+    })
+}
+
+/// The `math.h` constant a clang / GCC constant builtin call stands for (see
+/// [`Parser::primary`]).
+fn builtin_constant(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "__builtin_inff" | "__builtin_huge_valf" => "INFINITY",
+        "__builtin_inf" | "__builtin_huge_val" => "HUGE_VAL",
+        "__builtin_nanf" => "NAN",
+        "__builtin_nan" => "CUDART_NAN",
         _ => return None,
     })
 }

@@ -36,10 +36,14 @@ impl Parser<'_> {
             ExprKind::Ident(n) if n == "warpSize" && self.var_type(n).is_none() => {
                 Some(s(Scalar::I32))
             }
-            // A member named bare in a member function: `this->n` ([class.mfct.non-static]/2).
-            ExprKind::Ident(n) if self.var_type(n).is_none() => match self.self_field(n)? {
-                super::structs::FieldTy::Val(v) => Some(v),
-                _ => None,
+            // A member named bare in a member function: `this->n` ([class.mfct.non-static]/2);
+            // else a library constant (`INFINITY` is a `float`, `HUGE_VAL` a `double`, C11
+            // 7.12p4-5; [`crate::mathlib::constants`]), whose type picks an overload
+            // (`asc_reduce_max(c ? INFINITY : x)` is the `float` one).
+            ExprKind::Ident(n) if self.var_type(n).is_none() => match self.self_field(n) {
+                Some(super::structs::FieldTy::Val(v)) => Some(v),
+                Some(_) => None,
+                None => crate::mathlib::constant(n).map(|k| k.val_ty()),
             },
             ExprKind::Ident(n) => match self.var_type(n)? {
                 Ty::Val(v) => Some(v),
