@@ -152,7 +152,16 @@ impl Parser<'_> {
             }
             ExprKind::Binary(_, a, b) => {
                 let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
-                (a.lanes == 1 && b.lanes == 1).then(|| s(Scalar::common(a.scalar, b.scalar)))
+                if a.lanes == 1 && b.lanes == 1 {
+                    return Some(s(Scalar::common(a.scalar, b.scalar)));
+                }
+                // A vector operand: HIP's vector operators give the vector type, a scalar
+                // operand converted to it (`amd_hip_vector_types.h`, [`crate::hip_vector_ops`]),
+                // and so do `__half2`'s and `__nv_bfloat162`'s (CUDA Math API, "Half2
+                // Arithmetic Functions" operators). Where a dialect defines no such operator the
+                // operation itself is refused; the type here only picks overloads and `auto`.
+                let (v, other) = if a.lanes > 1 { (a, b) } else { (b, a) };
+                (other.lanes == 1 || other == v).then_some(v)
             }
             ExprKind::Ternary(_, a, _) => self.expr_type(a),
             ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),

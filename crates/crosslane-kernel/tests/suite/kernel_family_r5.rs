@@ -14,6 +14,12 @@
 //! - CANN's `simt_api/math_constants.h` constants (`ASCRT_INF_F`, …) and clang's constant
 //!   builtins (`__builtin_inff()`, which `ASCRT_INF_F` expands to). Before: "`ASCRT_INF_F` is
 //!   not declared", "`__builtin_inff` is not declared".
+//! - The type of a HIP vector expression (`v * v` of a `float2`) picks the overload
+//!   ([over.match.best]): `f<float>(v * v)` of `f<To>(float)` / `f<To>(float2)` is the `float2`
+//!   one, and `auto w = v * v;` is a `float2`. Before: the `float` overload was taken ("cannot
+//!   convert floatx2 to float") and `auto` refused.
+//! - A library constant's type picks the overload too: `asc_reduce_min(c ? INFINITY : x)` is
+//!   the `float` reduction. Before: the `uint32_t` one, every lane undefined.
 
 use crate::support::{floats, ints, launch, launch_lanes, run_finished};
 use crosslane_core::op::Dialect;
@@ -113,4 +119,30 @@ __simt_vf__ __aicore__ LAUNCH_BOUND(32) void k(__gm__ float* o, __gm__ int32_t* 
     let t = run_finished(src, c);
     assert_eq!(floats(&t, "o"), vec![Some(24.0); 32]);
     assert_eq!(ints(&t, "u"), vec![Some(4); 32]);
+}
+
+#[test]
+fn a_hip_vector_expression_picks_the_vector_overload() {
+    let src = "\
+template <typename To> __device__ inline To csum(float v) { return static_cast<To>(v); }
+template <typename To> __device__ inline To csum(float2 v) { return static_cast<To>(v.x + v.y); };
+__device__ inline float twice(float v) { return 2.f * v; }
+__global__ void k(const float2 *x, float *o) {
+  float2 v = x[threadIdx.x];
+  auto w = v * v;
+  o[threadIdx.x] = csum<float>(v * v) + csum<float>(w + 1.0f) + 100.f * csum<float>(twice(v.y));
+}
+";
+    // Lane t holds v = (2t, 2t + 1): v·v sums to 4t² + (2t + 1)² = 8t² + 4t + 1; w + 1 sums to
+    // that plus 2; twice(v.y) = 4t + 2, times 100. In all: 16t² + 408t + 204.
+    let c = launch_lanes(
+        Dialect::Hip,
+        32,
+        &[("x", 32, "f32:index"), ("o", 32, "zero")],
+    );
+    let t = run_finished(src, c);
+    let want: Vec<Option<f64>> = (0..32)
+        .map(|t| Some(f64::from(16 * t * t + 408 * t + 204)))
+        .collect();
+    assert_eq!(floats(&t, "o"), want);
 }
