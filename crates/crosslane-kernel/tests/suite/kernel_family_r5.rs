@@ -127,8 +127,8 @@ fn a_hip_vector_expression_picks_the_vector_overload() {
 template <typename To> __device__ inline To csum(float v) { return static_cast<To>(v); }
 template <typename To> __device__ inline To csum(float2 v) { return static_cast<To>(v.x + v.y); };
 __device__ inline float twice(float v) { return 2.f * v; }
-__global__ void k(const float2 *x, float *o) {
-  float2 v = x[threadIdx.x];
+__global__ void k(const float *x, float *o) {
+  float2 v = make_float2(x[2 * threadIdx.x], x[2 * threadIdx.x + 1]);
   auto w = v * v;
   o[threadIdx.x] = csum<float>(v * v) + csum<float>(w + 1.0f) + 100.f * csum<float>(twice(v.y));
 }
