@@ -135,11 +135,7 @@ __global__ void k(const float *x, float *o) {
 ";
     // Lane t holds v = (2t, 2t + 1): v·v sums to 4t² + (2t + 1)² = 8t² + 4t + 1; w + 1 sums to
     // that plus 2; twice(v.y) = 4t + 2, times 100. In all: 16t² + 408t + 204.
-    let c = launch_lanes(
-        Dialect::Hip,
-        32,
-        &[("x", 32, "f32:index"), ("o", 32, "zero")],
-    );
+    let c = launch_lanes(Dialect::Hip, 32, &[("x", 64, "index"), ("o", 32, "zero")]);
     let t = run_finished(src, c);
     let want: Vec<Option<f64>> = (0..32)
         .map(|t| Some(f64::from(16 * t * t + 408 * t + 204)))
