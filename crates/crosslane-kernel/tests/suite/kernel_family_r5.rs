@@ -18,6 +18,10 @@
 //!   ([over.match.best]): `f<float>(v * v)` of `f<To>(float)` / `f<To>(float2)` is the `float2`
 //!   one, and `auto w = v * v;` is a `float2`. Before: the `float` overload was taken ("cannot
 //!   convert floatx2 to float") and `auto` refused.
+//! - `--entry 'k<bfloat16, 4>'` where the source says `#define bfloat16 maca_bfloat16` (MetaX
+//!   mcoplib's `kernel/utils.h`): the entry's template arguments read as the source's text
+//!   would, macros replaced ([cpp.replace]/9). Before: "a template value argument must be a
+//!   constant expression".
 //! - A library constant's type picks the overload too: `asc_reduce_min(c ? INFINITY : x)` is
 //!   the `float` reduction. Before: the `uint32_t` one, every lane undefined.
 
@@ -141,4 +145,24 @@ __global__ void k(const float *x, float *o) {
         .map(|t| Some(f64::from(16 * t * t + 408 * t + 204)))
         .collect();
     assert_eq!(floats(&t, "o"), want);
+}
+
+#[test]
+fn an_entry_names_template_arguments_through_the_sources_macros() {
+    let src = "\
+#define bfloat16 maca_bfloat16
+#define GROUP 4
+template <typename T, int G>
+__global__ void k(const T *x, float *o) {
+  float v = __bfloat162float(x[threadIdx.x]);
+  for (int off = G / 2; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffffffffffULL, v, off, G);
+  o[threadIdx.x] = v;
+}
+";
+    // x[t] = t; groups of GROUP = 4 lanes sum 16g + 6, as in the test above.
+    let mut c = launch(Dialect::Maca, 64, &[("x", 64, "index"), ("o", 64, "zero")]);
+    c.entry = Some("k<bfloat16, GROUP>".into());
+    let t = run_finished(src, c);
+    let o: Vec<Option<f64>> = (0..64).map(|t| Some(f64::from(16 * (t / 4) + 6))).collect();
+    assert_eq!(floats(&t, "o"), o);
 }
