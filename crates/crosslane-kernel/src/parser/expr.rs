@@ -772,6 +772,10 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.bit_cast(span);
             }
+            // clang's and GCC's type-trait builtin (`Cond<__is_base_of(Sum, Op), …>`).
+            Tok::Ident(w) if w == "__is_base_of" && self.is_punct("(") => {
+                return self.builtin_is_base_of(span);
+            }
             Tok::Ident(w) if super::type_traits::is_value_trait(&w) && self.is_punct("<") => {
                 self.pos -= 1;
                 return self.trait_value(span);

@@ -22,6 +22,12 @@
 //!   mcoplib's `kernel/utils.h`): the entry's template arguments read as the source's text
 //!   would, macros replaced ([cpp.replace]/9). Before: "a template value argument must be a
 //!   constant expression".
+//! - A class derived from an empty tag whose members are member function templates
+//!   (`struct MyMax : Max {}` with `Max::operator()` a template, the shape an Ascend
+//!   `BlockReduce` header classifies operators by) calls the base's templates
+//!   ([class.derived]/2), and `__is_base_of(B, D)` / `std::is_base_of_v<B, D>` tell the
+//!   derivation ([meta.rel]). Before: "`Max` has … member function templates …: a base class
+//!   with those is not supported" and "`__is_base_of` is not declared".
 //! - A library constant's type picks the overload too: `asc_reduce_min(c ? INFINITY : x)` is
 //!   the `float` reduction. Before: the `uint32_t` one, every lane undefined.
 
@@ -165,4 +171,43 @@ __global__ void k(const T *x, float *o) {
     let t = run_finished(src, c);
     let o: Vec<Option<f64>> = (0..64).map(|t| Some(f64::from(16 * (t / 4) + 6))).collect();
     assert_eq!(floats(&t, "o"), o);
+}
+
+#[test]
+fn a_tag_base_with_member_templates_and_is_base_of() {
+    let src = "\
+struct Max { template <typename T> __device__ T operator()(const T& a, const T& b) const { return a > b ? a : b; } };
+struct Sum { template <typename T> __device__ T operator()(const T& a, const T& b) const { return a + b; } };
+struct MyMax : Max {};
+struct Twice { template <typename T> __device__ T twice(T a) const { return a + a; } };
+struct Both : Twice { int k; };
+template <typename Op> __device__ float warp_all(float v, Op op) {
+  for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffff, v, o));
+  return v;
+}
+template <typename Op> __device__ int kind() {
+  return __is_base_of(Max, Op) ? 1 : (std::is_base_of_v<Sum, Op> ? 2 : 0);
+}
+__global__ void k(const float* x, float* o, int* c) {
+  float v = x[threadIdx.x];
+  MyMax m;
+  Both b;
+  b.k = 3;
+  o[threadIdx.x] = warp_all(v, MyMax{}) + m(1.0f, 2.0f) + b.twice(v) + b.k;
+  c[threadIdx.x] = kind<MyMax>() * 100 + kind<Sum>() * 10 + kind<Twice>()
+      + 1000 * std::is_base_of<Both, Twice>::value + 2000 * __is_base_of(int, int);
+}
+";
+    // x[t] = t: the warp's maximum 31, max(1, 2) = 2, twice(t) = 2t, k = 3: 36 + 2t. MyMax
+    // derives from Max (1), Sum is Sum (2), Twice from neither (0); Twice is not derived from
+    // Both and `int` is no class: 0 and 0. In all 120.
+    let c = launch(
+        Dialect::Cuda,
+        32,
+        &[("x", 32, "index"), ("o", 32, "zero"), ("c", 32, "zero")],
+    );
+    let t = run_finished(src, c);
+    let o: Vec<Option<f64>> = (0..32).map(|t| Some(f64::from(36 + 2 * t))).collect();
+    assert_eq!(floats(&t, "o"), o);
+    assert_eq!(ints(&t, "c"), vec![Some(120); 32]);
 }
