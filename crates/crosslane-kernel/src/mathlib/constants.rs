@@ -83,6 +83,20 @@ pub fn constant(name: &str) -> Option<KVal> {
     })
 }
 
+/// The `math.h` constant a clang / GCC constant builtin call stands for (`__builtin_inff()` is
+/// `INFINITY`; GCC manual, "Other Built-in Functions": `__builtin_inf` is `double` positive
+/// infinity, the `f` suffix `float`, `__builtin_huge_val` the same values, `__builtin_nan("")` a
+/// quiet NaN whose string chooses a payload no value here depends on).
+pub fn builtin_call(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "__builtin_inff" | "__builtin_huge_valf" => "INFINITY",
+        "__builtin_inf" | "__builtin_huge_val" => "HUGE_VAL",
+        "__builtin_nanf" => "NAN",
+        "__builtin_nan" => "CUDART_NAN",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -622,9 +622,9 @@ impl Parser<'_> {
             // suffix `float`; `__builtin_nan("")` a quiet NaN, its string choosing a payload
             // no value here depends on). CANN's `simt_api/math_constants.h` defines
             // `ASCRT_INF_F` as `__builtin_inff()`.
-            Tok::Ident(w) if builtin_constant(&w).is_some() && self.is_punct("(") => {
+            Tok::Ident(w) if crate::mathlib::builtin_call(&w).is_some() && self.is_punct("(") => {
                 let _ = self.call_args()?;
-                let name = builtin_constant(&w).unwrap_or("INFINITY");
+                let name = crate::mathlib::builtin_call(&w).unwrap_or("INFINITY");
                 ExprKind::Ident(name.to_string())
             }
             // `typename std::conditional<W == 32, uint32_t, uint64_t>::type(1)`: a functional
@@ -1488,18 +1488,6 @@ fn binop_of(p: &str) -> Option<(u8, Op)> {
         "*" => (10, Op::Bin(BinOp::Mul)),
         "/" => (10, Op::Bin(BinOp::Div)),
         "%" => (10, Op::Bin(BinOp::Rem)),
-        _ => return None,
-    })
-}
-
-/// The `math.h` constant a clang / GCC constant builtin call stands for (see
-/// [`Parser::primary`]).
-fn builtin_constant(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "__builtin_inff" | "__builtin_huge_valf" => "INFINITY",
-        "__builtin_inf" | "__builtin_huge_val" => "HUGE_VAL",
-        "__builtin_nanf" => "NAN",
-        "__builtin_nan" => "CUDART_NAN",
         _ => return None,
     })
 }

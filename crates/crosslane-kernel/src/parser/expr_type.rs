@@ -158,10 +158,11 @@ impl Parser<'_> {
                 // A vector operand: HIP's vector operators give the vector type, a scalar
                 // operand converted to it (`amd_hip_vector_types.h`, [`crate::hip_vector_ops`]),
                 // and so do `__half2`'s and `__nv_bfloat162`'s (CUDA Math API, "Half2
-                // Arithmetic Functions" operators). Where a dialect defines no such operator the
-                // operation itself is refused; the type here only picks overloads and `auto`.
+                // Arithmetic Functions" operators). CUDA's `float2` and kin have none
+                // (vector_types.h): no type, so a use that needs one is refused before the run.
                 let (v, other) = if a.lanes > 1 { (a, b) } else { (b, a) };
-                (other.lanes == 1 || other == v).then_some(v)
+                let pair16 = v.lanes == 2 && matches!(v.scalar, Scalar::F16 | Scalar::Bf16);
+                ((self.hip || pair16) && (other.lanes == 1 || other == v)).then_some(v)
             }
             ExprKind::Ternary(_, a, _) => self.expr_type(a),
             ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),
