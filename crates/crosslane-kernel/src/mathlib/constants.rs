@@ -49,6 +49,24 @@ pub fn constant(name: &str) -> Option<KVal> {
         "CUDART_SQRT_HALF" | "M_SQRT1_2" => d(c::FRAC_1_SQRT_2),
         "CUDART_ZERO_F" => f(0.0),
         "CUDART_ONE_F" => f(1.0),
+        // CANN asc-devkit `simt_api/math_constants.h`, which Ascend C SIMT code includes:
+        // `#define ASCRT_INF_F __builtin_inff()`, `ASCRT_PI_F 3.141592653589793f`, … as
+        // written there (the `_F` forms `float` literals, the `_U` ones `unsigned int`;
+        // `ASCRT_MIN_VAL_S` is written `0x80000000`, a hexadecimal literal that does not fit
+        // `int` and so is `unsigned int` by [lex.icon]/2).
+        "ASCRT_INF_F" => f(f32::INFINITY),
+        "ASCRT_PI_F" => f(std::f32::consts::PI),
+        "ASCRT_PIO2_F" => f(std::f32::consts::FRAC_PI_2),
+        "ASCRT_PIO4_F" => f(std::f32::consts::FRAC_PI_4),
+        "ASCRT_PIO8_F" => f(std::f32::consts::FRAC_PI_8),
+        "ASCRT_SCALAR_LN2_F" => f(std::f32::consts::LN_2),
+        "ASCRT_2OPI_F" => f(0.636_619_75),
+        "ASCRT_MINUS_PIO2_HI_F" => f(-1.570_796_4),
+        "ASCRT_MINUS_PIO2_LO_F" => f(4.371_139e-8),
+        "ASCRT_MAN_BIT_FLOAT_U" => KVal::int(Scalar::U32, 0x7F_FFFF),
+        "ASCRT_EXP_BIT_FLOAT_U" | "ASCRT_INF_U" => KVal::int(Scalar::U32, 0x7F80_0000),
+        "ASCRT_NEG_SIGN_BIT_U" | "ASCRT_MIN_VAL_S" => KVal::int(Scalar::U32, 0x8000_0000),
+        "ASCRT_INT32_INF_S" => i(2_139_095_040),
         // cuda_fp8.h's enums `__nv_saturation_t` and `__nv_fp8_interpretation_t`, in
         // declaration order (CUDA Math API, "FP8 Conversion and Data Movement").
         "__NV_NOSAT" | "__NV_E4M3" => i(0),
@@ -61,6 +79,20 @@ pub fn constant(name: &str) -> Option<KVal> {
         "LLONG_MAX" => KVal::int(Scalar::I64, i128::from(i64::MAX)),
         "LLONG_MIN" => KVal::int(Scalar::I64, i128::from(i64::MIN)),
         "ULLONG_MAX" => KVal::int(Scalar::U64, i128::from(u64::MAX)),
+        _ => return None,
+    })
+}
+
+/// The `math.h` constant a clang / GCC constant builtin call stands for (`__builtin_inff()` is
+/// `INFINITY`; GCC manual, "Other Built-in Functions": `__builtin_inf` is `double` positive
+/// infinity, the `f` suffix `float`, `__builtin_huge_val` the same values, `__builtin_nan("")` a
+/// quiet NaN whose string chooses a payload no value here depends on).
+pub fn builtin_call(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "__builtin_inff" | "__builtin_huge_valf" => "INFINITY",
+        "__builtin_inf" | "__builtin_huge_val" => "HUGE_VAL",
+        "__builtin_nanf" => "NAN",
+        "__builtin_nan" => "CUDART_NAN",
         _ => return None,
     })
 }

@@ -73,7 +73,7 @@ use serde::Serialize;
 pub use super::accuracy::{Approx, Bound};
 use super::types::{KVal, Scalar};
 
-pub use constants::constant;
+pub use constants::{builtin_call, constant};
 
 /// The single-precision table.
 pub const SRC_F32: &str =

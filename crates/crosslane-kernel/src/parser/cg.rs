@@ -124,6 +124,47 @@ impl Parser<'_> {
         }
     }
 
+    /// Closes `thread_block_tile<N` after its size: a `>`, or a second argument naming the
+    /// parent group and then the `>` (CUDA C++ Programming Guide, Cooperative Groups,
+    /// "Thread Block Tile": `template <unsigned int Size, typename ParentT = void> class
+    /// thread_block_tile;`, HIP's `thread_block_tile<Size, ParentCGTy>` the same). The parent
+    /// only says which group the tile was partitioned from; the tile is the same.
+    ///
+    /// # Errors
+    /// A parent argument that does not close (a `;`, `{` or the end of input first).
+    pub(super) fn tile_close(&mut self) -> PResult<()> {
+        if !self.eat(",") {
+            if self.close_angle() {
+                return Ok(());
+            }
+            return self.err("`>` to close `thread_block_tile<N`");
+        }
+        // The parent type's own template arguments may nest (`thread_block_tile<4,
+        // thread_block_tile<32>>`); at most a few dozen tokens in any real spelling.
+        let mut depth = 0usize;
+        for _ in 0..256 {
+            if depth == 0 && self.close_angle() {
+                return Ok(());
+            }
+            match self.peek(0) {
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") => depth = depth.saturating_sub(1),
+                Tok::Punct(">>") if depth == 1 => {
+                    // Closes the parent's list and this one.
+                    self.bump();
+                    self.gt_owed = Some(self.pos);
+                    depth = 0;
+                    continue;
+                }
+                Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                Tok::Punct(";" | "{" | "}") | Tok::Eof => break,
+                _ => {}
+            }
+            self.bump();
+        }
+        self.err("`>` to close `thread_block_tile<N, ParentT`")
+    }
+
     /// A group declaration (`auto tile = cg::tiled_partition<16>(block);`,
     /// `cg::coalesced_group active = cg::coalesced_threads();`): the declaration of the
     /// group's mask variable (and, for a tile of a coalesced group, of its meta variables).
@@ -157,7 +198,7 @@ impl Parser<'_> {
         if ty == "thread_block_tile" {
             self.expect_punct("<")?;
             self.binary(8)?;
-            self.expect_punct(">")?;
+            self.tile_close()?;
         }
         // East const and a reference, lvalue or forwarding (`coalesced_group const& g`,
         // `auto&& g = coalesced_threads();`): the same group ([dcl.type]/1 lets `const` follow
@@ -797,7 +838,7 @@ impl Parser<'_> {
                 self.bump();
                 self.expect_punct("<")?;
                 let n = self.binary(8)?;
-                self.expect_punct(">")?;
+                self.tile_close()?;
                 match super::const_int(&n) {
                     Some(n) => self.tile_size(n, at)?,
                     None => return Err(KernelError::new(

@@ -314,7 +314,7 @@ impl Parser<'_> {
                 matches!(&w[0].tok, Tok::Ident(x) if x == "thread_block_tile")
                     && matches!(w[1].tok, Tok::Punct("<"))
                     && matches!(&w[2].tok, Tok::Ident(x) if x == param)
-                    && matches!(w[3].tok, Tok::Punct(">"))
+                    && matches!(w[3].tok, Tok::Punct(">" | ","))
             });
             match (names_tile, self.group_of(arg)) {
                 (true, Some(Group::Tile(n))) => Some(super::targs::TArg::Value(i128::from(n))),

@@ -624,6 +624,17 @@ impl Parser<'_> {
                 return place.map_or_else(|| self.err("a name"), Ok);
             }
             Tok::Ident(w) if w == super::range_for::EXTENT => return self.range_extent(span),
+            // clang's and GCC's constant builtins (`__builtin_inff()`, `__builtin_huge_val()`,
+            // `__builtin_nanf("")`): the `math.h` constant each is (GCC manual, "Other
+            // Built-in Functions": `__builtin_inf` is `double` positive infinity, the `f`
+            // suffix `float`; `__builtin_nan("")` a quiet NaN, its string choosing a payload
+            // no value here depends on). CANN's `simt_api/math_constants.h` defines
+            // `ASCRT_INF_F` as `__builtin_inff()`.
+            Tok::Ident(w) if crate::mathlib::builtin_call(&w).is_some() && self.is_punct("(") => {
+                let _ = self.call_args()?;
+                let name = crate::mathlib::builtin_call(&w).unwrap_or("INFINITY");
+                ExprKind::Ident(name.to_string())
+            }
             // `typename std::conditional<W == 32, uint32_t, uint64_t>::type(1)`: a functional
             // cast ([expr.type.conv]) of a dependent type, as an alias template's use
             // `lane_mask_t<W>(1)` becomes ([`super::alias_templates`]).
@@ -768,6 +779,10 @@ impl Parser<'_> {
             {
                 self.pos -= 1;
                 return self.bit_cast(span);
+            }
+            // clang's and GCC's type-trait builtin (`Cond<__is_base_of(Sum, Op), …>`).
+            Tok::Ident(w) if w == "__is_base_of" && self.is_punct("(") => {
+                return self.builtin_is_base_of(span);
             }
             Tok::Ident(w) if super::type_traits::is_value_trait(&w) && self.is_punct("<") => {
                 self.pos -= 1;

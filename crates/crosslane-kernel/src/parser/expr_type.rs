@@ -36,10 +36,14 @@ impl Parser<'_> {
             ExprKind::Ident(n) if n == "warpSize" && self.var_type(n).is_none() => {
                 Some(s(Scalar::I32))
             }
-            // A member named bare in a member function: `this->n` ([class.mfct.non-static]/2).
-            ExprKind::Ident(n) if self.var_type(n).is_none() => match self.self_field(n)? {
-                super::structs::FieldTy::Val(v) => Some(v),
-                _ => None,
+            // A member named bare in a member function: `this->n` ([class.mfct.non-static]/2);
+            // else a library constant (`INFINITY` is a `float`, `HUGE_VAL` a `double`, C11
+            // 7.12p4-5; [`crate::mathlib::constants`]), whose type picks an overload
+            // (`asc_reduce_max(c ? INFINITY : x)` is the `float` one).
+            ExprKind::Ident(n) if self.var_type(n).is_none() => match self.self_field(n) {
+                Some(super::structs::FieldTy::Val(v)) => Some(v),
+                Some(_) => None,
+                None => crate::mathlib::constant(n).map(|k| k.val_ty()),
             },
             ExprKind::Ident(n) => match self.var_type(n)? {
                 Ty::Val(v) => Some(v),
@@ -148,7 +152,17 @@ impl Parser<'_> {
             }
             ExprKind::Binary(_, a, b) => {
                 let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
-                (a.lanes == 1 && b.lanes == 1).then(|| s(Scalar::common(a.scalar, b.scalar)))
+                if a.lanes == 1 && b.lanes == 1 {
+                    return Some(s(Scalar::common(a.scalar, b.scalar)));
+                }
+                // A vector operand: HIP's vector operators give the vector type, a scalar
+                // operand converted to it (`amd_hip_vector_types.h`, [`crate::hip_vector_ops`]),
+                // and so do `__half2`'s and `__nv_bfloat162`'s (CUDA Math API, "Half2
+                // Arithmetic Functions" operators). CUDA's `float2` and kin have none
+                // (vector_types.h): no type, so a use that needs one is refused before the run.
+                let (v, other) = if a.lanes > 1 { (a, b) } else { (b, a) };
+                let pair16 = v.lanes == 2 && matches!(v.scalar, Scalar::F16 | Scalar::Bf16);
+                ((self.hip || pair16) && (other.lanes == 1 || other == v)).then_some(v)
             }
             ExprKind::Ternary(_, a, _) => self.expr_type(a),
             ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),

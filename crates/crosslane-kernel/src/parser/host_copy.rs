@@ -16,7 +16,8 @@ use crate::lexer::Tok;
 pub(super) fn type_bytes(w: &str) -> Option<u64> {
     Some(match w {
         "char" | "int8_t" | "uint8_t" | "bool" => 1,
-        "short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
+        "short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16"
+        | "maca_bfloat16" | "__maca_bfloat16" => 2,
         "int" | "unsigned" | "float" | "int32_t" | "uint32_t" => 4,
         "double" | "long" | "size_t" | "int64_t" | "uint64_t" => 8,
         _ => return None,

@@ -998,10 +998,11 @@ fn host_elem_bytes(words: &[crate::lexer::Token]) -> Option<u64> {
                 // The 16-bit floats and their pairs (CUDA Math API, "Half Precision" and
                 // "Bfloat16 Precision" types: 2 and 4 bytes; HIP's the same).
                 "half" | "__half" | "__nv_bfloat16" | "nv_bfloat16" | "__hip_bfloat16"
-                | "hip_bfloat16" | "__bf16" => bytes = Some(2),
-                "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162" => {
-                    bytes = Some(4)
+                | "hip_bfloat16" | "__bf16" | "__maca_bfloat16" | "maca_bfloat16" => {
+                    bytes = Some(2)
                 }
+                "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162"
+                | "__maca_bfloat162" | "maca_bfloat162" => bytes = Some(4),
                 "int" if bytes.is_none() => bytes = Some(4),
                 "int" => {}
                 "float" | "int32_t" | "uint32_t" => bytes = Some(4),

@@ -325,6 +325,12 @@ fn parse_preprocessed_at(
         source
     };
     let mut pre = preprocess(&source, dialect, lanes, pp, limits)?;
+    // `--entry 'k<bfloat16, 4>'` with `#define bfloat16 maca_bfloat16` in the source: the
+    // template arguments read as the source's own text would ([`template_entry::entry_macros`]).
+    let expanded_entry = entry
+        .filter(|e| e.contains('<'))
+        .map(|e| template_entry::entry_macros(e, &pre.object_macros));
+    let entry = expanded_entry.as_deref().or(entry);
     // `rocprim::detail::warp_move_dpp` and `warp_swizzle` as the HIP builtins they call
     // ([`rocprim_shuffle`]), then `rocprim::warp_reduce` and kin declared before the source
     // ([`rocprim_lib`]).

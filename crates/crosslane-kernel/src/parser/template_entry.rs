@@ -5,6 +5,54 @@
 use super::templates::Template;
 use super::*;
 
+/// `--entry`'s template arguments with the source's object-like macros replaced, as the
+/// preprocessor replaces them in the source's own `k<bfloat16, 4><<<…>>>` ([cpp.replace]/9):
+/// `k<bfloat16, 4>` under `#define bfloat16 maca_bfloat16` is `k<maca_bfloat16, 4>`. A
+/// replacement is rescanned for further names (at most 16 rounds, a name not replaced inside
+/// its own replacement, [cpp.rescan]/2). The name before the `<` is kept as given.
+pub(super) fn entry_macros(entry: &str, macros: &HashMap<String, String>) -> String {
+    let Some(open) = entry.find('<') else {
+        return entry.to_string();
+    };
+    let (head, mut args) = (entry[..open].to_string(), entry[open..].to_string());
+    let mut used: Vec<String> = Vec::new();
+    for _ in 0..16 {
+        let mut out = String::new();
+        let mut changed = false;
+        let mut newly: Vec<String> = Vec::new();
+        let mut rest = args.as_str();
+        while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            let (before, from) = rest.split_at(start);
+            let end = from
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(from.len());
+            let (word, after) = from.split_at(end);
+            // A word inside a number (`0x1f`, `1e5f`) is not a name.
+            let in_number = before
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.');
+            out.push_str(before);
+            match macros.get(word) {
+                Some(body) if !in_number && !used.iter().any(|u| u == word) => {
+                    out.push_str(body);
+                    newly.push(word.to_string());
+                    changed = true;
+                }
+                _ => out.push_str(word),
+            }
+            rest = after;
+        }
+        out.push_str(rest);
+        used.append(&mut newly);
+        args = out;
+        if !changed {
+            break;
+        }
+    }
+    head + &args
+}
+
 impl Parser<'_> {
     /// The `__global__` function template to run with its default arguments when nothing
     /// names one: `name` itself when it is such a template (`--entry name`), else the only

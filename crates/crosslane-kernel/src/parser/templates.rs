@@ -124,6 +124,15 @@ impl Template {
         self
     }
 
+    /// The member template with class `owner` as the class it is a member of (a base's
+    /// template inherited by a derived class, [`super::structs`]' bases).
+    pub(super) fn with_owner(mut self, owner: &str) -> Template {
+        if let Some(env) = self.env.as_mut() {
+            env.owner = Some(owner.to_string());
+        }
+        self
+    }
+
     /// The template's tokens (ending in Eof).
     pub(super) fn tokens(&self) -> &[Token] {
         &self.tokens

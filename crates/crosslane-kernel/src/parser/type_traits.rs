@@ -1,6 +1,6 @@
 //! `<type_traits>` as kernels use it (C++17 [meta]): the value traits `std::is_same_v<A, B>`,
 //! `is_integral_v`, `is_floating_point_v`, `is_arithmetic_v`, `is_signed_v`, `is_unsigned_v`,
-//! `is_trivially_copyable_v`
+//! `is_trivially_copyable_v`, `is_base_of_v` (and clang's `__is_base_of(B, D)`)
 //! (and their `std::is_same<A, B>::value` forms) read as `true`/`false` where they are written;
 //! the type traits `std::conditional_t<C, A, B>`, `std::enable_if_t<C, T>`, `remove_cv_t`,
 //! `remove_const_t`, `remove_reference_t`, `decay_t` (and their `typename …<…>::type` forms)
@@ -33,6 +33,7 @@ const VALUE_TRAITS: &[&str] = &[
     "is_trivial",
     "is_trivially_copyable",
     "is_standard_layout",
+    "is_base_of",
 ];
 
 /// The type traits that name their (first) argument's type unchanged here.
@@ -94,6 +95,46 @@ fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
 }
 
 impl Parser<'_> {
+    /// `std::is_base_of<B, D>` and clang's and GCC's `__is_base_of(B, D)` (which libstdc++'s
+    /// and libc++'s `is_base_of` are): true when `D` is `B` or derives from it, directly or
+    /// not, both classes ([meta.rel]: "`Base` is a base class of `Derived` … or `Base` and
+    /// `Derived` are not unions and name the same class type"); false when either is not a
+    /// class (a scalar, a pointer).
+    ///
+    /// # Errors
+    /// Other than two type arguments.
+    fn base_of(&self, args: &[TArg], span: Span) -> PResult<bool> {
+        match args {
+            [TArg::Struct(b), TArg::Struct(d)] => Ok(b == d || self.base_offset(d, b).is_some()),
+            [TArg::Value(_) | TArg::Typed(..) | TArg::Pack(_), _]
+            | [_, TArg::Value(_) | TArg::Typed(..) | TArg::Pack(_)] => Err(KernelError::new(
+                span.line,
+                span.col,
+                "`is_base_of` takes two types",
+            )),
+            [_, _] => Ok(false),
+            _ => Err(KernelError::new(
+                span.line,
+                span.col,
+                "`is_base_of` takes 2 type argument(s)",
+            )),
+        }
+    }
+
+    /// `__is_base_of(B, D)` (the name read, the `(` next): see [`Parser::base_of`].
+    ///
+    /// # Errors
+    /// Other than two type arguments.
+    pub(super) fn builtin_is_base_of(&mut self, span: Span) -> PResult<Expr> {
+        self.expect_punct("(")?;
+        let b = self.template_arg()?;
+        self.expect_punct(",")?;
+        let d = self.template_arg()?;
+        self.expect_punct(")")?;
+        let v = self.base_of(&[b, d], span)?;
+        Ok(Expr::new(ExprKind::Bool(v), span))
+    }
+
     /// `is_same_v<A, B>` or `is_same<A, B>::value` (its `std::` already read), as a `bool`.
     ///
     /// # Errors
@@ -125,6 +166,10 @@ impl Parser<'_> {
             }
         }
         let trait_name = base.unwrap_or(&name);
+        if trait_name == "is_base_of" {
+            let v = self.base_of(&args, span)?;
+            return Ok(Expr::new(ExprKind::Bool(v), span));
+        }
         if let (true, [TArg::Struct(st)]) = (trait_name == "is_trivially_copyable", &args[..]) {
             // A struct is trivially copyable without a user-provided copy constructor or
             // destructor ([class.prop]/1): one with a one-parameter constructor (a copy

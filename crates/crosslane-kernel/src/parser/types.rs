@@ -64,6 +64,16 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "nv_bfloat162",
     "__hip_bfloat16",
     "__hip_bfloat162",
+    // MetaX MACA's `maca_bfloat16.h` names (`__maca_bfloat16`, its typedef `maca_bfloat16`, the
+    // pairs `__maca_bfloat162` / `maca_bfloat162`); MetaX's cu-bridge `cuda_bf16.h` is
+    // `typedef maca_bfloat16 __nv_bfloat16; typedef struct __maca_bfloat162 __nv_bfloat162;`,
+    // so they are CUDA's bfloat16 types under their native names.
+    "__maca_bfloat16",
+    "maca_bfloat16",
+    "__maca_bfloat162",
+    "maca_bfloat162",
+    "__maca_bfloat16_raw",
+    "__maca_bfloat162_raw",
     // cuda_fp8.h and hip/hip_fp8.h ([`crate::fp8`]).
     "__nv_fp8_e4m3",
     "__nv_fp8_e5m2",
@@ -198,9 +208,8 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "float" => s(Scalar::F32),
         "double" => s(Scalar::F64),
         "half" | "__half" | "_Float16" => s(Scalar::F16),
-        "bfloat16_t" | "__nv_bfloat16" | "__bf16" | "nv_bfloat16" | "__hip_bfloat16" => {
-            s(Scalar::Bf16)
-        }
+        "bfloat16_t" | "__nv_bfloat16" | "__bf16" | "nv_bfloat16" | "__hip_bfloat16"
+        | "__maca_bfloat16" | "maca_bfloat16" => s(Scalar::Bf16),
         // The 8-bit floats, chosen by the type's name (crate::fp8): CUDA's and HIP's OCP
         // types share a format, HIP's `_fnuz` types are gfx942's FNUZ formats.
         "__nv_fp8_e4m3" | "__hip_fp8_e4m3" => s(Scalar::E4M3),
@@ -217,12 +226,12 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         // The raw forms the conversion functions take and give, read as the values they
         // hold (their `.x` bits are not modelled as members).
         "__half_raw" => s(Scalar::F16),
-        "__nv_bfloat16_raw" => s(Scalar::Bf16),
+        "__nv_bfloat16_raw" | "__maca_bfloat16_raw" => s(Scalar::Bf16),
         "__half2_raw" => Some(ValTy {
             scalar: Scalar::F16,
             lanes: 2,
         }),
-        "__nv_bfloat162_raw" => Some(ValTy {
+        "__nv_bfloat162_raw" | "__maca_bfloat162_raw" => Some(ValTy {
             scalar: Scalar::Bf16,
             lanes: 2,
         }),
@@ -237,7 +246,8 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
             scalar: Scalar::F16,
             lanes: 2,
         }),
-        "bfloat16x2_t" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162" => Some(ValTy {
+        "bfloat16x2_t" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162"
+        | "__maca_bfloat162" | "maca_bfloat162" => Some(ValTy {
             scalar: Scalar::Bf16,
             lanes: 2,
         }),

@@ -127,6 +127,10 @@ pub struct Preprocessed {
     pub diagnostics: Vec<KernelDiagnostic>,
     /// Which branch each conditional took and which lines it skipped.
     pub record: PpRecord,
+    /// The object-like macros defined at the end of the source, each as its replacement's
+    /// spelling (`bfloat16` → `maca_bfloat16`), for names the run is given outside the source
+    /// (`--entry 'k<bfloat16, 4>'`).
+    pub object_macros: HashMap<String, String>,
 }
 
 /// A token while preprocessing: the lexer's token, its hide set (ids of the macros whose
@@ -506,11 +510,21 @@ pub fn preprocess(
             c
         })
         .collect();
+    let object_macros = ex
+        .macros
+        .iter()
+        .filter(|(_, m)| m.params.is_none() && !m.body.is_empty())
+        .map(|(n, m)| {
+            let text: Vec<String> = m.body.iter().map(expand::spell_tok).collect();
+            (n.clone(), text.join(" "))
+        })
+        .collect();
     Ok(Preprocessed {
         tokens,
         comments,
         diagnostics: diags,
         record,
+        object_macros,
     })
 }
 

@@ -73,6 +73,7 @@ mod kernel_entry_arity;
 mod kernel_entry_forms;
 mod kernel_errors;
 mod kernel_ext_vectors;
+mod kernel_family_r5;
 mod kernel_fe_gaps;
 mod kernel_fills;
 mod kernel_fn_ptr;

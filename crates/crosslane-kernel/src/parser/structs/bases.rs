@@ -81,7 +81,16 @@ impl Parser<'_> {
                 continue;
             };
             let operators = self.member_ops.get(base).is_some_and(|o| !o.is_empty());
-            let templates = self.method_templates.values().any(|s| s == base);
+            let mut templates = self.method_templates.values().any(|s| s == base);
+            if templates && def.fields.is_empty() && def.bases.is_empty() {
+                // An empty base whose members are member function templates (a tag such as
+                // `struct Max { template <class T> T operator()(const T&, const T&) const; }`
+                // that `struct MyMax : Max {}` derives from to be recognized): its templates are
+                // the derived class's members ([class.derived]/2), instantiated on the derived
+                // object, which holds no leaf of the base's.
+                self.inherit_member_templates(base, sname);
+                templates = false;
+            }
             if !def.ctors.is_empty()
                 || operators
                 || templates
@@ -160,7 +169,7 @@ impl Parser<'_> {
 impl Parser<'_> {
     /// The index of base `base`'s first leaf among struct `derived`'s leaves, when `base` is a
     /// (direct or indirect) base class of `derived`.
-    pub(super) fn base_offset(&self, derived: &str, base: &str) -> Option<usize> {
+    pub(in crate::parser) fn base_offset(&self, derived: &str, base: &str) -> Option<usize> {
         let d = self.structs.get(derived)?;
         d.bases.iter().find(|(b, _)| b == base).map(|(_, o)| *o)
     }
@@ -370,5 +379,33 @@ impl Parser<'_> {
         }
         let b = want?;
         (b != derived && self.base_offset(derived, &b).is_some()).then_some(b)
+    }
+}
+
+impl Parser<'_> {
+    /// Records the member function templates of empty struct `base` as `derived`'s too (see
+    /// [`Parser::inherit`]): each `base::name` (and overload `base::name#N`) again as
+    /// `derived::name`, its class bindings naming `derived` as the owner. A template `derived`
+    /// declares itself keeps its own (it hides the base's, [class.member.lookup]/1).
+    fn inherit_member_templates(&mut self, base: &str, derived: &str) {
+        let prefix = format!("{base}::");
+        let keys: Vec<String> = self
+            .method_templates
+            .iter()
+            .filter(|(k, owner)| owner.as_str() == base && k.starts_with(&prefix))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in keys {
+            let new_key = format!("{derived}::{}", &key[prefix.len()..]);
+            if self.method_templates.contains_key(&new_key) {
+                continue;
+            }
+            self.method_templates
+                .insert(new_key.clone(), derived.to_string());
+            if let Some(t) = self.templates.get(&key).cloned() {
+                let t = t.with_owner(derived);
+                self.templates.insert(new_key, t);
+            }
+        }
     }
 }

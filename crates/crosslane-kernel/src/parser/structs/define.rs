@@ -281,7 +281,8 @@ impl Parser<'_> {
                 }
                 if self.is_punct("&") {
                     return self.unsupported(
-                        "reference data members are not supported; hold a pointer (`T* p;`) or                          the value instead",
+                        "reference data members are not supported; hold a pointer (`T* p;`) or the value \
+                         instead",
                     );
                 }
                 let f_at = self.span();
