@@ -72,11 +72,28 @@ impl LibSites {
             let site = LibSite {
                 stmt,
                 at: call,
-                name: f.name.clone(),
+                name: shown_name(&f.name),
             };
             self.by_inst.insert(inst, site);
         }
     }
+}
+
+/// A function's name as the user wrote it: the front end's overload marks (`#2` after the name
+/// of a second overload, `striped_to_blocked#2<int>`) dropped.
+fn shown_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '#' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 impl LibSites {
@@ -142,6 +159,15 @@ pub(crate) fn relocate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overload_marks_are_not_shown() {
+        assert_eq!(
+            shown_name("warp_exchange<int,2,16>::striped_to_blocked#2<int>"),
+            "warp_exchange<int,2,16>::striped_to_blocked<int>"
+        );
+        assert_eq!(shown_name("a#b"), "a#b");
+    }
 
     /// A compiler error at a library position of an instance with a recorded call is moved
     /// to that call and names the function; one with no call keeps its line at column 1; a
