@@ -1,0 +1,53 @@
+//! Shapes the fifth inference/framework-library corpus met (MIOpen's attention softmax,
+//! OneFlow's softmax, PyTorch's group norm, aiter's group norm, Apex's layer norm): a
+//! `__shared__` array inside a function template (one object per instantiation), and the
+//! other constructs listed at each test. Kernels written here in those shapes; each expected
+//! value is derived by hand in the comment beside it.
+
+use crate::support::{floats, has, launch, run_finished};
+use crosslane_core::op::Dialect;
+use crosslane_core::result::Level;
+
+#[test]
+fn shared_array_of_a_function_template_is_one_per_instantiation() {
+    // A block reduction templated on its operation with its own `__shared__ float tmp[2]`:
+    // each specialization is its own function ([temp.inst]/3), so `blk<Max>` and `blk<Add>`
+    // each own a `tmp` (a block-scope `__shared__` variable has static storage,
+    // [basic.stc.static]). 64 threads, x[i] = i: the max is 63, the sum 0 + … + 63 = 2016,
+    // so every thread stores 63 * 1000 + 2016 = 65016. Warp 1's second call would read warp
+    // 0's freshly written partial sum if the two were one array (warps run in turn), and no
+    // barrier separates the first call's last read from the second call's first write, so a
+    // shared array would also be a race. A second call of the same instance (`blk<Add>` again)
+    // uses that instance's array: 2 * 2016 = 4032 comes back in o2.
+    let src = "\
+struct Add { __device__ float operator()(float a, float b) const { return a + b; } };
+struct Max { __device__ float operator()(float a, float b) const { return fmaxf(a, b); } };
+template <typename Op> __device__ float blk(float v, Op op) {
+    __shared__ float tmp[2];
+    int w = threadIdx.x / 32;
+    for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+    if (threadIdx.x % 32 == 0) tmp[w] = v;
+    __syncthreads();
+    return op(tmp[0], tmp[1]);
+}
+__global__ void k(const float* x, float* o, float* o2) {
+    float v = x[threadIdx.x];
+    float m = blk(v, Max());
+    float s = blk(v, Add());
+    o[threadIdx.x] = m * 1000.0f + s;
+    __syncthreads();
+    o2[threadIdx.x] = blk(2.0f * v, Add());
+}
+";
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            64,
+            &[("x", 64, "index"), ("o", 64, "zero"), ("o2", 64, "zero")],
+        ),
+    );
+    assert_eq!(floats(&t, "o"), vec![Some(65016.0); 64]);
+    assert_eq!(floats(&t, "o2"), vec![Some(4032.0); 64]);
+    assert!(!has(&t, Level::Warning, "racecheck"));
+}
