@@ -51,3 +51,59 @@ __global__ void k(const float* x, float* o, float* o2) {
     assert_eq!(floats(&t, "o2"), vec![Some(4032.0); 64]);
     assert!(!has(&t, Level::Warning, "racecheck"));
 }
+
+#[test]
+fn std_pair_without_thrust_as_a_template_argument_and_structured_binding() {
+    // A Welford-style op whose `project` returns `res_t`, instantiated with
+    // `std::pair<float, float>` (C++17 [pairs.pair]: members `first`, `second`, the two-value
+    // constructor), unpacked by `auto [var, mean] = op.project(acc);` ([dcl.struct.bind]/4: the
+    // pair's two members in order). Each warp of 32 lanes reduces (sum, sum of squares) of
+    // x[i] = i with `__shfl_down_sync`; lane 0 holds the totals. Warp 0: sum 0..31 = 496,
+    // squares 0² + … + 31² = 10416; mean 496 / 32 = 15.5, var 10416 / 32 - 15.5² = 325.5 -
+    // 240.25 = 85.25. Warp 1 (32..63): sum 1520, squares Σ_{0}^{63} i² - 10416 = 63·64·127/6 -
+    // 10416 = 85344 - 10416 = 74928, mean 47.5, var 74928 / 32 - 47.5² = 2341.5 - 2256.25 =
+    // 85.25. `std::make_pair(3, 0.5f)` gives first + second = 3.5.
+    let src = "\
+#include <utility>
+struct Acc { float s; float q; };
+template <typename res_t> struct MomentOps {
+    float n;
+    __device__ Acc combine(Acc a, Acc b) const { return Acc{a.s + b.s, a.q + b.q}; }
+    __device__ Acc shfl_down(Acc a, int d) const {
+        return Acc{__shfl_down_sync(0xffffffffu, a.s, d), __shfl_down_sync(0xffffffffu, a.q, d)};
+    }
+    __device__ res_t project(Acc a) const {
+        const float mean = a.s / n;
+        res_t r(a.q / n - mean * mean, mean);
+        return r;
+    }
+};
+__global__ void k(const float* x, float* mean, float* var) {
+    using Op = MomentOps<std::pair<float, float>>;
+    Op op = {32.0f};
+    float v = x[threadIdx.x];
+    Acc a{v, v * v};
+    for (int d = 16; d > 0; d >>= 1) a = op.combine(a, op.shfl_down(a, d));
+    if (threadIdx.x % 32 == 0) {
+        auto [m2, m1] = op.project(a);
+        mean[threadIdx.x / 32] = m1;
+        var[threadIdx.x / 32] = m2;
+        std::pair<int, float> p = std::make_pair(3, 0.5f);
+        mean[2 + threadIdx.x / 32] = p.first + p.second;
+    }
+}
+";
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            64,
+            &[("x", 64, "index"), ("mean", 4, "zero"), ("var", 2, "zero")],
+        ),
+    );
+    assert_eq!(
+        floats(&t, "mean"),
+        vec![Some(15.5), Some(47.5), Some(3.5), Some(3.5)]
+    );
+    assert_eq!(floats(&t, "var"), vec![Some(85.25), Some(85.25)]);
+}
