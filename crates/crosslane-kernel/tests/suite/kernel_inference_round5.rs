@@ -107,3 +107,48 @@ __global__ void k(const float* x, float* mean, float* var) {
     );
     assert_eq!(floats(&t, "var"), vec![Some(85.25), Some(85.25)]);
 }
+
+#[test]
+fn hip_template_swizzle_and_dpp_builtins_and_a_final_struct() {
+    // ROCm amd_warp_functions.h: `__hip_ds_swizzlef_N<P>(x)` passes P to ds_swizzle as its
+    // offset, `__hip_move_dpp_N<C, R, B, BC>(x)` passes its four to mov_dpp. Offset
+    // (xor_mask << 10) | and_mask 0x1f is the bitmask mode j = i ^ xor_mask within each group
+    // of 32 lanes (AMD ISA, ds_swizzle_b32), so a butterfly over xor 1, 2, 4, 8, 16 sums each
+    // half of a 64-lane wave: x[i] = i gives 0 + … + 31 = 496 in lanes 0..31 and 32 + … + 63 =
+    // 1520 in lanes 32..63. DPP control 0xb1 is quad_perm [1, 0, 3, 2]: lane i reads lane i ^ 1,
+    // so o2[i] = i + (i ^ 1) = 2i + 1 for even i and 2i - 1 for odd i. `struct Acc final` is a
+    // class head with the `final` specifier (C++17 [class]/1): an ordinary struct here.
+    let src = "\
+#include <hip/hip_runtime.h>
+struct Acc final { float v; };
+template <unsigned S> __device__ float bfly(float v) {
+    if constexpr (S == 1) {
+        return v;
+    } else {
+        v = bfly<(S >> 1)>(v);
+        constexpr unsigned op = ((S >> 1) << 10) | 0x1f;
+        return v + __hip_ds_swizzlef_N<op>(v);
+    }
+}
+__global__ void k(const float* x, float* o, int* o2) {
+    Acc a{x[threadIdx.x]};
+    o[threadIdx.x] = bfly<32>(a.v);
+    int i = (int)threadIdx.x;
+    o2[threadIdx.x] = i + __hip_move_dpp_N<0xb1, 0xf, 0xf, true>(i);
+}
+";
+    let t = run_finished(
+        src,
+        crate::support::launch_lanes(
+            Dialect::Hip,
+            64,
+            &[("x", 64, "index"), ("o", 64, "zero"), ("o2", 64, "zero")],
+        ),
+    );
+    let want: Vec<Option<f64>> = (0..64)
+        .map(|i| Some(if i < 32 { 496.0 } else { 1520.0 }))
+        .collect();
+    assert_eq!(floats(&t, "o"), want);
+    let want2: Vec<Option<i128>> = (0..64i128).map(|i| Some(i + (i ^ 1))).collect();
+    assert_eq!(crate::support::ints(&t, "o2"), want2);
+}
