@@ -152,3 +152,71 @@ __global__ void k(const float* x, float* o, int* o2) {
     let want2: Vec<Option<i128>> = (0..64i128).map(|i| Some(i + (i ^ 1))).collect();
     assert_eq!(crate::support::ints(&t, "o2"), want2);
 }
+
+#[test]
+fn function_pointer_type_parameter_passed_on_as_a_template_argument() {
+    // `Op` deduced from a function's name is the function pointer type `float (*)(float,
+    // float)` ([temp.deduct.call]/2.3); the recursive `red<W, Op, (S >> 1)>` names it again as a
+    // type argument ([temp.arg.type]/1), and `blk` passes its own `op` parameter on, so `Op` is
+    // deduced from a pointer variable there. A butterfly with `__shfl_xor` over 64 lanes, x[i] =
+    // i: the sum 0 + … + 63 = 2016 in every lane, and the max 63 through the other function.
+    let src = "\
+#include <hip/hip_runtime.h>
+constexpr float plus_op(float a, float b) { return a + b; }
+constexpr float max_op(float a, float b) { return fmaxf(a, b); }
+template <uint32_t W, typename Op, uint32_t S = W>
+__device__ float red(float v, Op op) {
+    if constexpr (S == 1) {
+        return v;
+    } else {
+        v = red<W, Op, (S >> 1)>(v, op);
+        return op(v, __shfl_xor(v, S >> 1));
+    }
+}
+template <uint32_t N, typename Op>
+__device__ float blk(float v, Op op) { return red<64>(v, op) * N; }
+__global__ void k(const float* x, float* s, float* m) {
+    s[threadIdx.x] = blk<1>(x[threadIdx.x], plus_op);
+    m[threadIdx.x] = red<64>(x[threadIdx.x], max_op);
+}
+";
+    let t = run_finished(
+        src,
+        crate::support::launch_lanes(
+            Dialect::Hip,
+            64,
+            &[("x", 64, "index"), ("s", 64, "zero"), ("m", 64, "zero")],
+        ),
+    );
+    assert_eq!(floats(&t, "s"), vec![Some(2016.0); 64]);
+    assert_eq!(floats(&t, "m"), vec![Some(63.0); 64]);
+}
+
+#[test]
+fn aligned_storage_whose_alignment_is_written_as_its_size() {
+    // `std::aligned_storage<N * sizeof(T), N * sizeof(T)>::type` (OneFlow's `PackType`): storage
+    // of N elements of T, aligned to N * sizeof(T), a multiple of T's alignment ([basic.align]/4),
+    // copied whole from `in + 2t` to `out + 2t` by each of 16 threads: out[i] = in[i] = i.
+    let src = "\
+#include <type_traits>
+template <typename T, int N> struct GetPackType {
+    using type = typename std::aligned_storage<N * sizeof(T), N * sizeof(T)>::type;
+};
+template <typename T, int N> using PackType = typename GetPackType<T, N>::type;
+__global__ void k(const float* in, float* out) {
+    const int t = threadIdx.x;
+    *reinterpret_cast<PackType<float, 2>*>(out + 2 * t) =
+        *reinterpret_cast<const PackType<float, 2>*>(in + 2 * t);
+}
+";
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            16,
+            &[("in", 32, "index"), ("out", 32, "zero")],
+        ),
+    );
+    let want: Vec<Option<f64>> = (0..32).map(|i| Some(f64::from(i))).collect();
+    assert_eq!(floats(&t, "out"), want);
+}
