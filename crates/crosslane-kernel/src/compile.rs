@@ -25,6 +25,12 @@ pub(crate) enum Inst {
         end: Span,
         storage: Storage,
         decls: Vec<Declarator>,
+        /// For a `__shared__` declaration, the function instance it is written in (0 for the
+        /// kernel's own body): a block-scope `__shared__` variable has static storage, one
+        /// object per instance of its function (C++17 [basic.stc.static], [temp.inst]/3 —
+        /// each specialization of a function template is its own function), so two
+        /// instantiations of one template never share it while two calls of one do.
+        owner: u32,
     },
     Eval {
         span: Span,
@@ -128,6 +134,9 @@ pub(crate) struct Compiler {
     /// entry: a name found here again is a recursive call, and the nesting since says what
     /// one more level of it costs.
     pub(crate) inlining: Vec<(String, u32)>,
+    /// Ids of the function instances holding `__shared__` declarations (see `Inst::Decl`'s
+    /// `owner`), by instance name; ids start at 1.
+    pub(crate) shared_owners: HashMap<String, u32>,
     pub(crate) error: Option<KernelError>,
     /// Device functions by name (index into `functions`).
     pub(crate) by_name: HashMap<String, usize>,
@@ -1021,11 +1030,21 @@ impl Compiler {
                         self.declare_local(d, ty);
                     }
                 }
+                let owner = match self.inlining.last() {
+                    Some((name, _)) if storage.shared && !storage.external => {
+                        let next = u32::try_from(self.shared_owners.len())
+                            .unwrap_or(u32::MAX - 1)
+                            .saturating_add(1);
+                        *self.shared_owners.entry(name.clone()).or_insert(next)
+                    }
+                    _ => 0,
+                };
                 self.emit(Inst::Decl {
                     span: s.span,
                     end: s.end,
                     storage: *storage,
                     decls: decls.clone(),
+                    owner,
                 });
             }
             StmtKind::Expr(e) => {

@@ -167,7 +167,7 @@ pub struct Executor {
     pub(crate) blocks: usize,
     pub(crate) warps: Vec<Warp>,
     pub(crate) current: usize,
-    pub(crate) shared: HashMap<(Span, usize), usize>,
+    pub(crate) shared: HashMap<(Span, u32, usize), usize>,
     /// Each block's dynamic shared memory, by ("", block): every `extern __shared__` array (any
     /// name, each inlined function, `SharedMemory<T>()`) is it, from its first byte.
     pub(crate) extern_shared: HashMap<(String, usize), usize>,
@@ -1125,10 +1125,11 @@ impl Executor {
                 end,
                 storage,
                 ref decls,
+                owner,
             } => {
                 if !(typed_ok && self.typed_store(w, pc, active, &mut cx)) {
                     for d in decls {
-                        self.declare(w, d, storage, active, &mut cx);
+                        self.declare(w, d, (storage, owner), active, &mut cx);
                     }
                 }
                 self.warps[w].pc += 1;

@@ -174,7 +174,7 @@ impl Executor {
         &mut self,
         w: usize,
         d: &Declarator,
-        storage: Storage,
+        (storage, owner): (Storage, u32),
         active: LaneMask,
         cx: &mut StepCtx,
     ) {
@@ -232,7 +232,7 @@ impl Executor {
                 None => 1,
             };
             if storage.shared {
-                let key = (d.span, self.block);
+                let key = (d.span, owner, self.block);
                 // Every `extern __shared__` array of a block starts at the same address, the
                 // start of its dynamic shared memory (CUDA C++ Programming Guide, "__shared__":
                 // "All variables declared in this fashion, start at the same address in

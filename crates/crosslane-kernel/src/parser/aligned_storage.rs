@@ -13,8 +13,11 @@
 //! of one type's size and alignment (`aligned_storage<ILP*sizeof(T), ILP*alignof(T)>::type`,
 //! the vector load type of PyTorch's and Apex's softmax `ilpReduce`), the storage is read as a
 //! struct of `ILP` elements of `T` ([`STORAGE_STRUCT`], declared before the source): the same
-//! size, copied whole by assignment (its alignment, a multiple of `T`'s, is not modelled). Other arguments are left as written (and
-//! refused where the type is read).
+//! size, copied whole by assignment (its alignment, a multiple of `T`'s, is not modelled). The
+//! alignment may be written as the size too (`aligned_storage<N * sizeof(T), N * sizeof(T)>`,
+//! OneFlow's `PackType`): a multiple of `T`'s size is a multiple of its alignment
+//! ([basic.align]/4: alignments are powers of two dividing the size). Other arguments are left
+//! as written (and refused where the type is read).
 
 use super::scopes::punct;
 use super::std_constants::word;
@@ -114,7 +117,7 @@ fn storage_at(tokens: &[Token], k: usize) -> Option<(Storage, usize)> {
     let (size_of, n1) = scaled_operand(&tokens[k + 2..comma], &["sizeof"])?;
     let (align_of, n2) = scaled_operand(
         &tokens[comma + 1..after],
-        &["alignof", "__alignof__", "_Alignof"],
+        &["alignof", "__alignof__", "_Alignof", "sizeof"],
     )?;
     if !same(size_of, align_of) || size_of.is_empty() || !same(n1, n2) {
         return None;

@@ -4,7 +4,9 @@
 //! ([dcl.align]), CUDA's `__align__(N)` (CUDA C++ Programming Guide, "Alignment
 //! Requirements") and GNU `__attribute__((…))`. None of those dropped changes a value the
 //! emulator computes: alignment fixes addresses and the others advise the compiler.
-//! `__launch_bounds__` is no attribute here: the parser reads its bound.
+//! `__launch_bounds__` is no attribute here: the parser reads its bound. The class-virt-specifier
+//! `final` after a class head's name (`struct Element final { … };`, `struct S<T> final : B`;
+//! C++17 [class]/1) goes too: it only forbids deriving from the class.
 //!
 //! Two kinds are refused before anything is dropped ([`refuse_value_attributes`]): clang's
 //! `ext_vector_type(N)` and GNU `vector_size(N)` make a *vector type* (clang, "Vectors and
@@ -176,6 +178,44 @@ pub(super) fn refuse_value_attributes(tokens: &[Token]) -> Result<(), KernelErro
     Ok(())
 }
 
+/// Whether `out` ends with a class head's name: `struct|class|union Name`, or
+/// `struct|class|union Name<…>` of a specialization (the `<…>` matched back, at most a few
+/// hundred tokens).
+fn class_head_before(out: &[Token]) -> bool {
+    let word = |k: Option<usize>| match k.and_then(|k| out.get(k)).map(|t| &t.tok) {
+        Some(Tok::Ident(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let Some(last) = out.len().checked_sub(1) else {
+        return false;
+    };
+    let mut name_at = Some(last);
+    if matches!(out[last].tok, Tok::Punct(">" | ">>")) {
+        let mut depth = 0usize;
+        name_at = None;
+        for j in (last.saturating_sub(400)..=last).rev() {
+            match &out[j].tok {
+                Tok::Punct(">") => depth += 1,
+                Tok::Punct(">>") => depth += 2,
+                Tok::Punct("<") => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        name_at = j.checked_sub(1);
+                        break;
+                    }
+                }
+                Tok::Punct(";" | "{" | "}") => return false,
+                _ => {}
+            }
+        }
+    }
+    word(name_at).is_some()
+        && matches!(
+            word(name_at.and_then(|n| n.checked_sub(1))),
+            Some("struct" | "class" | "union")
+        )
+}
+
 /// `tokens` without their attributes. One pass; a bracket or parenthesis left open drops
 /// the rest of the attribute only (the parser then reports what is missing).
 pub(super) fn strip_attributes(tokens: Vec<Token>) -> Vec<Token> {
@@ -219,6 +259,13 @@ pub(super) fn strip_attributes(tokens: Vec<Token>) -> Vec<Token> {
                 j += 1;
             }
             k = j + 1;
+            continue;
+        }
+        if matches!(&t.tok, Tok::Ident(w) if w == "final")
+            && (is(tokens.get(k + 1), "{") || is(tokens.get(k + 1), ":"))
+            && class_head_before(&out)
+        {
+            k += 1;
             continue;
         }
         out.push(t.clone());

@@ -57,6 +57,9 @@ impl Parser<'_> {
             return match &e.kind {
                 // `&my_max`: the same pointer ([expr.unary.op]/3).
                 ExprKind::AddrOf(inner) => self.fn_addr_sig(inner),
+                // A function pointer variable or parameter (`op` of `Op op`, passed on to
+                // another template): its own type ([temp.deduct.call]/1).
+                ExprKind::Ident(n) => self.fn_ptr_vars.get(n).cloned(),
                 _ => None,
             };
         };

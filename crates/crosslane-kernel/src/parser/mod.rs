@@ -334,9 +334,9 @@ fn parse_preprocessed_at(
     // `rocprim::detail::warp_move_dpp` and `warp_swizzle` as the HIP builtins they call
     // ([`rocprim_shuffle`]), then `rocprim::warp_reduce` and kin declared before the source
     // ([`rocprim_lib`]).
-    pre.tokens = rocprim_lib::rocprim_lib(rocprim_shuffle::rocprim_shuffles(std::mem::take(
-        &mut pre.tokens,
-    )));
+    // HIP's `__hip_ds_swizzlef_N<P>(x)` and kin first, as the builtins they call.
+    let hip_n = rocprim_shuffle::hip_template_lane_ops(std::mem::take(&mut pre.tokens));
+    pre.tokens = rocprim_lib::rocprim_lib(rocprim_shuffle::rocprim_shuffles(hip_n));
     // `cub::Traits<T>` declared before a source that names it ([`cub_traits`]).
     pre.tokens = cub_traits::cub_traits(std::mem::take(&mut pre.tokens));
     // CCCL's `cuda::device::warp_shuffle_*` declared before the source ([`cccl_warp`]).

@@ -15,6 +15,14 @@
 //! - `rocprim::detail::warp_swizzle<T, PATTERN>(x)` is `__builtin_amdgcn_ds_swizzle(x,
 //!   PATTERN)` (rocPRIM applies it to each 32-bit word);
 //!
+//! HIP's own template forms of the same builtins (ROCm `amd_warp_functions.h`) are rewritten by
+//! [`hip_template_lane_ops`], whatever the source names: `__hip_ds_swizzle_N<PATTERN>(x)` is
+//! `__hip_ds_swizzle(x, PATTERN)`, `__hip_ds_swizzlef_N<PATTERN>(x)` is
+//! `__hip_ds_swizzlef(x, PATTERN)` and `__hip_move_dpp_N<CTRL, ROW_MASK, BANK_MASK,
+//! BOUND_CTRL>(x)` is `__hip_move_dpp(x, CTRL, ROW_MASK, BANK_MASK, BOUND_CTRL)` (each
+//! template passes its arguments to the builtin unchanged; MIOpen's attention softmax reduces
+//! with `__hip_ds_swizzlef_N<swizzle_op>(v)`).
+//!
 //! `rocprim::warp_shuffle*` and the rest of rocPRIM's warp API are declared by
 //! [`super::rocprim_lib`], which this pass runs before (so it sees `rocprim::detail::` names
 //! it does not declare already rewritten).
@@ -176,6 +184,76 @@ fn round(tokens: Vec<Token>) -> (Vec<Token>, bool) {
         k += 1;
     }
     (out, changed)
+}
+
+/// At `k`, a `__hip_ds_swizzle_N<P>(x)`, `__hip_ds_swizzlef_N<P>(x)` or
+/// `__hip_move_dpp_N<C, R, B, BC>(x)`: the builtin call it is and the index after it.
+fn hip_template_at(tokens: &[Token], k: usize) -> Option<(Vec<Token>, usize)> {
+    let (builtin, count) = match word(tokens.get(k))? {
+        "__hip_ds_swizzle_N" => ("__hip_ds_swizzle", 1),
+        "__hip_ds_swizzlef_N" => ("__hip_ds_swizzlef", 1),
+        "__hip_move_dpp_N" => ("__hip_move_dpp", 4),
+        _ => return None,
+    };
+    if !punct(tokens.get(k + 1), "<") {
+        return None;
+    }
+    let targs_close = close_of(tokens, k + 1)?;
+    let targs = parts(tokens, k + 2, targs_close);
+    if targs.len() != count || targs.iter().any(|t| t.is_empty()) {
+        return None;
+    }
+    if !punct(tokens.get(targs_close + 1), "(") {
+        return None;
+    }
+    let call_close = close_of(tokens, targs_close + 1)?;
+    let at = &tokens[k];
+    let mut out = vec![
+        tok(at, Tok::Ident(builtin.into())),
+        tok(at, Tok::Punct("(")),
+        tok(at, Tok::Punct("(")),
+    ];
+    out.extend_from_slice(&tokens[targs_close + 2..call_close]);
+    out.push(tok(at, Tok::Punct(")")));
+    for t in targs {
+        out.push(tok(at, Tok::Punct(",")));
+        out.push(tok(at, Tok::Punct("(")));
+        out.extend_from_slice(t);
+        out.push(tok(at, Tok::Punct(")")));
+    }
+    out.push(tok(at, Tok::Punct(")")));
+    Some((out, call_close + 1))
+}
+
+/// `tokens` with HIP's `_N` template lane builtins written as the builtins they call (see the
+/// module documentation); a call nested in another's operands by a later round.
+pub(super) fn hip_template_lane_ops(mut tokens: Vec<Token>) -> Vec<Token> {
+    for _ in 0..MAX_ROUNDS {
+        if !tokens.iter().any(|t| {
+            matches!(&t.tok, Tok::Ident(w)
+                if matches!(w.as_str(), "__hip_ds_swizzle_N" | "__hip_ds_swizzlef_N" | "__hip_move_dpp_N"))
+        }) {
+            break;
+        }
+        let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+        let mut changed = false;
+        let mut k = 0;
+        while k < tokens.len() {
+            if let Some((new, next)) = hip_template_at(&tokens, k) {
+                out.extend(new);
+                k = next;
+                changed = true;
+                continue;
+            }
+            out.push(tokens[k].clone());
+            k += 1;
+        }
+        tokens = out;
+        if !changed {
+            break;
+        }
+    }
+    tokens
 }
 
 /// `tokens` with rocPRIM's warp shuffles rewritten as the HIP builtins they are.

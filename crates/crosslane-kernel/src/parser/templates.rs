@@ -650,6 +650,17 @@ impl Parser<'_> {
                 }
             }
         }
+        // A type parameter bound to a function pointer type (`Op` deduced as `float (*)(float,
+        // float)` from `f(v, plus_op)`) or a function pointer alias, passed on as a template
+        // argument (`reduce<W, Op, (S >> 1)>(…)`): that type ([temp.arg.type]/1).
+        if let Tok::Ident(w) = self.peek(0) {
+            if matches!(self.peek(1), Tok::Punct("," | ">" | ">>")) {
+                if let Some(sig) = self.fn_ptr_sigs.get(w).cloned() {
+                    self.bump();
+                    return Ok(TArg::FnPtr(sig));
+                }
+            }
+        }
         if let Some(n) = self.named_targ(at)?.or_else(|| self.cub_class_targ()) {
             return Ok(TArg::Named(n));
         }
@@ -888,6 +899,14 @@ impl Parser<'_> {
                                 bound[k] = Some(TArg::Struct(sv.sname.clone()));
                                 continue;
                             }
+                        }
+                    }
+                    // `op` of a function pointer type, passed on (`red<W>(v, lane, op)`):
+                    // `Op` is that pointer type, not the id it holds here.
+                    if let ExprKind::Ident(n) = &e.kind {
+                        if let Some(sig) = self.fn_ptr_vars.get(n).cloned() {
+                            bound[k] = Some(TArg::FnPtr(sig));
+                            continue;
                         }
                     }
                     if let Some(v) = self.expr_type(e) {

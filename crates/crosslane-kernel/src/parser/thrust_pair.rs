@@ -3,8 +3,14 @@
 //! PyTorch's reductions return a `thrust::pair<T_ACC, T_ACC>` from `WelfordOps::project` and
 //! unpack it with `thrust::tie(m2, m1) = welford_op.project(val);`.
 //!
+//! `std::pair`, `std::make_pair` and `std::tie(a, b) = p;` are read the same way, also where no
+//! `thrust::` name is written (PyTorch's group norm instantiates `WelfordOps<…,
+//! std::pair<T_ACC, T_ACC>>` and unpacks `auto [m2, m1] = welford_op.project(val);`, a
+//! structured binding of the pair's two members, [dcl.struct.bind]/4 as for any class of two
+//! public members).
+//!
 //! A token pass after preprocessing, as [`super::std_constants`] is: where a source names them
-//! (and declares no `pair` of its own), `thrust::` is dropped before them, a `pair` class
+//! (and declares no `pair` of its own), `thrust::` (or `std::`) is dropped before them, a `pair` class
 //! template (members `first`, `second`, the default constructor value-initializing both as
 //! [pairs.pair]/2 and Thrust's `pair(void)` do, and the two-value constructor) and
 //! `make_pair` are declared before the source, and each statement `thrust::tie(a, b) = e;` is
@@ -93,21 +99,33 @@ fn tie_at(tokens: &[Token], k: usize) -> Option<Tie> {
     })
 }
 
+/// Whether `tokens[k..]` is `thrust::NAME` or `std::NAME` of one of [`NAMES`] (a `tie` of
+/// `std::` only as the two-name statement [`tie_at`] reads: `std::tie` of three names, or of a
+/// tuple, stays as written and is refused where it is used).
+fn names_pair(tokens: &[Token], k: usize) -> bool {
+    let ns = word(tokens.get(k));
+    if !matches!(ns, Some("thrust" | "std")) || !punct(tokens.get(k + 1), "::") {
+        return false;
+    }
+    match word(tokens.get(k + 2)) {
+        Some("tie") if ns == Some("std") => tie_at(tokens, k + 2).is_some(),
+        Some(n) => NAMES.contains(&n),
+        None => false,
+    }
+}
+
 /// `tokens` with Thrust's pair declared and used as the module says, when the source names
-/// `thrust::pair`, `thrust::make_pair` or `thrust::tie` and declares no `pair`; else unchanged.
+/// `thrust::pair`, `thrust::make_pair` or `thrust::tie` (or their `std::` twins) and declares
+/// no `pair`; else unchanged.
 pub(super) fn thrust_pair(tokens: Vec<Token>) -> Vec<Token> {
-    let named = tokens.windows(3).any(|w| {
-        word(w.first()) == Some("thrust")
-            && punct(w.get(1), "::")
-            && word(w.get(2)).is_some_and(|n| NAMES.contains(&n))
-    });
+    let named = (0..tokens.len()).any(|k| names_pair(&tokens, k));
     let defines_own = tokens.windows(2).any(|w| {
         matches!(word(w.first()), Some("struct" | "class")) && word(w.get(1)) == Some("pair")
     });
     if !named || defines_own {
         return tokens;
     }
-    let Some(first) = first_naming(&tokens, &["thrust"]) else {
+    let Some(first) = first_naming(&tokens, &["thrust", "std"]) else {
         return tokens;
     };
     let Ok(lexed) = crate::lexer::lex(PRELUDE) else {
@@ -121,10 +139,7 @@ pub(super) fn thrust_pair(tokens: Vec<Token>) -> Vec<Token> {
         .collect();
     let mut k = 0;
     while k < tokens.len() {
-        let thrust = word(tokens.get(k)) == Some("thrust")
-            && punct(tokens.get(k + 1), "::")
-            && word(tokens.get(k + 2)).is_some_and(|n| NAMES.contains(&n));
-        if !thrust {
+        if !names_pair(&tokens, k) {
             out.push(tokens[k].clone());
             k += 1;
             continue;
