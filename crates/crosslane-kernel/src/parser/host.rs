@@ -933,7 +933,7 @@ impl Parser<'_> {
                         // `std::vector`'s `h.data()`.
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
                             let &(a, b) = p?;
-                            match &toks[a..b] {
+                            match super::host_view::void_cast_operand(&toks[a..b]) {
                                 [x]
                                 | [Token {
                                     tok: Tok::Punct("&"),

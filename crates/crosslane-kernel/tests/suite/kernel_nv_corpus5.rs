@@ -1,0 +1,114 @@
+//! Shapes of NVIDIA-family code (round five of the corpus) that were refused or left their
+//! inputs unread: a host helper whose return type or prototype names a CUDA runtime type
+//! (`inline cudaError_t checkCuda(cudaError_t r)`, `void check(cudaError_t e);`), a host copy
+//! through `void*` casts (`cudaMemcpy((void*)d, (void*)h, …)`), and the grid group's
+//! `group_dim()` / `dim_blocks()` / `block_index()`. Kernels are written here; expected values
+//! come from the Python beside each test.
+
+use crate::support::{floats, ints};
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
+
+fn run(src: &str) -> KernelTrace {
+    run_kernel(src, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_host_helper_returning_cuda_error_t_and_a_prototype_do_not_stop_the_file() {
+    // A status check returning `cudaError_t` whose body names `cudaGetErrorString` (host-only),
+    // a prototype of a helper defined elsewhere, and a stream handle: host code, read for
+    // its launch. The kernel XORs lanes in pairs. Python: [i ^ 1 for i in range(32)]
+    let src = "\
+#include <cstdio>
+void report(cudaError_t e, const char *where);
+cudaStream_t make_stream(int flags);
+inline cudaError_t checkCuda(cudaError_t result) {
+  if (result != cudaSuccess) {
+    fprintf(stderr, \"CUDA Runtime Error: %s\\n\", cudaGetErrorString(result));
+  }
+  return result;
+}
+__global__ void pairs(int *a) {
+  a[threadIdx.x] = __shfl_xor_sync(0xffffffff, (int)threadIdx.x, 1);
+}
+int main() {
+  int *d;
+  checkCuda(cudaMalloc(&d, 32 * sizeof(int)));
+  pairs<<<1, 32>>>(d);
+  checkCuda(cudaDeviceSynchronize());
+  return 0;
+}
+";
+    let t = run(src);
+    let want: Vec<Option<i128>> = (0..32).map(|i| Some(i ^ 1)).collect();
+    assert_eq!(ints(&t, "a"), want);
+}
+
+#[test]
+fn a_copy_through_void_pointer_casts_carries_the_host_fill() {
+    // `cudaMemcpy((void*)d, (void*)h, …)` copies the filled host array; the kernel takes the
+    // maximum of each warp by XOR shuffles. 2 warps of h[i] = 3 i mod 64.
+    // Python: h=[3*i%64 for i in range(64)]; [max(h[32*(i//32):32*(i//32)+32]) for i in range(64)]
+    let src = "\
+#include <cstdlib>
+__global__ void warp_max(float *p) {
+  float v = p[threadIdx.x];
+  for (int m = 16; m > 0; m >>= 1) {
+    float o = __shfl_xor_sync(0xffffffff, v, m);
+    v = o > v ? o : v;
+  }
+  p[threadIdx.x] = v;
+}
+int main() {
+  const int n = 64;
+  float *h = (float *)malloc(n * sizeof(float));
+  float *d = nullptr;
+  cudaMalloc((void **)&d, n * sizeof(float));
+  for (int i = 0; i < n; i++) {
+    h[i] = static_cast<float>((3 * i) % 64);
+  }
+  cudaMemcpy((void *)d, (void *)h, n * sizeof(float), cudaMemcpyHostToDevice);
+  warp_max<<<1, n>>>(d);
+  cudaMemcpy(static_cast<void *>(h), (const void *)d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  return 0;
+}
+";
+    let t = run(src);
+    let h: Vec<f64> = (0..64).map(|i| f64::from((3 * i) % 64)).collect();
+    let want: Vec<Option<f64>> = (0..64)
+        .map(|i| {
+            let w = 32 * (i / 32);
+            Some(h[w..w + 32].iter().copied().fold(f64::MIN, f64::max))
+        })
+        .collect();
+    assert_eq!(floats(&t, "p"), want);
+}
+
+#[test]
+fn the_grid_group_gives_its_block_index_and_dimensions_in_blocks() {
+    // `g.group_dim().x * w.meta_group_size()` warps in the grid (the Programming Guide's
+    // legacy alias of `dim_blocks()`), `g.block_index().x` and `g.dim_blocks().x`: a grid of
+    // 3 blocks of 64. Python: [[3 * 2, b, 3] for b in range(3)]
+    let src = "\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void shape(int *o) {
+  auto g = cg::this_grid();
+  auto b = cg::this_thread_block();
+  auto w = cg::tiled_partition<32>(b);
+  if (b.thread_rank() == 0) {
+    o[3 * blockIdx.x + 0] = g.group_dim().x * w.meta_group_size();
+    o[3 * blockIdx.x + 1] = g.block_index().x;
+    o[3 * blockIdx.x + 2] = g.dim_blocks().x;
+  }
+}
+int main() {
+  int *o;
+  cudaMalloc(&o, 9 * sizeof(int));
+  shape<<<3, 64>>>(o);
+  return 0;
+}
+";
+    let t = run(src);
+    let want: Vec<Option<i128>> = (0..3).flat_map(|b| [Some(6), Some(b), Some(3)]).collect();
+    assert_eq!(ints(&t, "o"), want);
+}
