@@ -124,3 +124,33 @@ pub(super) fn void_cast_operand(toks: &[crate::lexer::Token]) -> &[crate::lexer:
     }
     toks
 }
+
+/// Whether an initializer is one fresh host allocation: `malloc(…)`, `calloc(…)`, `new T[…]`,
+/// behind a C cast or a `static_cast` / `reinterpret_cast` to a pointer (`(float
+/// *)malloc(n * sizeof(float))`). Bounded: one look at the first tokens.
+pub(super) fn allocation(toks: &[crate::lexer::Token]) -> bool {
+    let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+    let mut i = 0;
+    // `(T *)` / `(T **)`: a cast's closing parenthesis after at least one `*`.
+    if matches!(tok(0), Some(Tok::Punct("("))) {
+        let close = (1..toks.len().min(16)).find(|&j| matches!(tok(j), Some(Tok::Punct(")"))));
+        match close {
+            Some(c) if matches!(tok(c - 1), Some(Tok::Punct("*"))) => i = c + 1,
+            _ => return false,
+        }
+    } else if matches!(tok(0), Some(Tok::Ident(w)) if w == "static_cast" || w == "reinterpret_cast")
+    {
+        let close = (1..toks.len().min(16)).find(|&j| matches!(tok(j), Some(Tok::Punct(">"))));
+        match close {
+            Some(c) if matches!(tok(c + 1), Some(Tok::Punct("("))) => i = c + 2,
+            _ => return false,
+        }
+    }
+    match tok(i) {
+        Some(Tok::Ident(w)) if w == "malloc" || w == "calloc" => {
+            matches!(tok(i + 1), Some(Tok::Punct("(")))
+        }
+        Some(Tok::Ident(w)) if w == "new" => true,
+        _ => false,
+    }
+}

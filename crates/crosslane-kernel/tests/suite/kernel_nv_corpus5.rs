@@ -112,3 +112,47 @@ int main() {
     let want: Vec<Option<i128>> = (0..3).flat_map(|b| [Some(6), Some(b), Some(3)]).collect();
     assert_eq!(ints(&t, "o"), want);
 }
+
+#[test]
+fn a_malloc_array_filled_at_computed_indices_reaches_the_kernel() {
+    // `float *h = (float *) malloc(4 * N * sizeof(float));` then a loop writing h[4i + k]
+    // (an array of float4 bodies, as n-body drivers fill them); the kernel broadcasts lane
+    // 3's x of each warp (the fourth body's first component) to the warp. Python:
+    //   h=[v for i in range(16) for v in (i % 4, i // 4, 0.5 * i, 1.0)]
+    //   [h[4 * (32 * (t // 32) + 3)] for t in range(64)] -> [3.0] * 32 + [3.0] * 32
+    // and the kernel's copy of h: o2[t] = h[t] for t < 64.
+    let src = "\
+#include <cstdlib>
+__global__ void bcast(const float4 *pm, float *o, float *o2) {
+  float4 me = pm[threadIdx.x % 16];
+  o[threadIdx.x] = __shfl_sync(0xffffffff, me.x, 3);
+  o2[threadIdx.x] = ((const float *)pm)[threadIdx.x];
+}
+int main() {
+  const size_t N = 16;
+  float *h = (float *) malloc( 4*N*sizeof(float) );
+  for ( int i = 0; i < N; i++ ) {
+    h[4*i+0] = (float) (i % 4);
+    h[4*i+1] = (float) (i / 4);
+    h[4*i+2] = 0.5f * i;
+    h[4*i+3] = 1.0f;
+  }
+  float *d, *o, *o2;
+  cudaMalloc(&d, 4 * N * sizeof(float));
+  cudaMalloc(&o, 64 * sizeof(float));
+  cudaMalloc(&o2, 64 * sizeof(float));
+  cudaMemcpy(d, h, 4 * N * sizeof(float), cudaMemcpyHostToDevice);
+  bcast<<<1, 64>>>((float4 *)d, o, o2);
+  return 0;
+}
+";
+    let t = run(src);
+    let h: Vec<f64> = (0..16)
+        .flat_map(|i: i32| [f64::from(i % 4), f64::from(i / 4), 0.5 * f64::from(i), 1.0])
+        .collect();
+    assert_eq!(floats(&t, "o"), vec![Some(3.0); 64]);
+    assert_eq!(
+        floats(&t, "o2"),
+        h.into_iter().map(Some).collect::<Vec<_>>()
+    );
+}
