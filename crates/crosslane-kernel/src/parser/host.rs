@@ -487,6 +487,9 @@ impl Parser<'_> {
         if let Some(next) = self.host_static_switch(st, k, close) {
             return next;
         }
+        if let Some(next) = self.host_lambda_launches(st, k, stmt_end()) {
+            return next;
+        }
         // `(void)hipMalloc(&p, n);`: a call cast to void to drop its status is still evaluated
         // (C++17 [expr.static.cast]/6, the operand is a discarded-value expression), so it is
         // read as the call itself.

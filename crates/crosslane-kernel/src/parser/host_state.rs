@@ -76,6 +76,8 @@ pub(super) struct HostState {
     /// memory holds no values yet ([dcl.init]/12; C17 7.22.3.4: malloc's space is
     /// indeterminate), so a fill loop may write its cells while that reason stands.
     pub(super) fresh_alloc: HashMap<String, String>,
+    /// Lambdas whose bodies are being read, outermost first (`host_lambda`).
+    pub(super) lambda_depth: u8,
     /// Statements not read (token ranges): the branch of an `if` whose constant condition
     /// does not take it.
     pub(super) skips: Vec<(usize, usize)>,

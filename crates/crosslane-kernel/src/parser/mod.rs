@@ -126,6 +126,7 @@ mod host_for_each;
 mod host_items;
 mod host_kernel_choice;
 mod host_kernel_ptr;
+mod host_lambda;
 mod host_launch_api;
 mod host_loop_launch;
 mod host_math;

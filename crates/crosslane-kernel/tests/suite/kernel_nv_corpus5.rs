@@ -156,3 +156,39 @@ int main() {
         h.into_iter().map(Some).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_launch_inside_a_timing_lambda_is_read_with_the_callers_buffers() {
+    // A timing macro that expands to an immediately-invoked lambda calling the lambda it is
+    // given (`TIME_IT(([&]{ k<<<…>>>(…); }))`), as tutorial repositories time launches: the
+    // launch takes main's pointers and size. The kernel sums each warp by shuffles into
+    // out[warp]. Python: h=[2 * i + 1 for i in range(64)]; [sum(h[:32]), sum(h[32:])]
+    let src = "\
+#include <cstdio>
+#define TIME_IT(func) [&] { float ms = 0; for (int r = 0; r < 1; ++r) { func(); } return ms; }()
+__global__ void warp_sums(const int *in, int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = i < n ? in[i] : 0;
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0) out[i / 32] = v;
+}
+int main() {
+  const int n = 64;
+  int h[n];
+  for (int i = 0; i < n; i++) h[i] = 2 * i + 1;
+  int *d_in, *d_out;
+  cudaMalloc(&d_in, n * sizeof(int));
+  cudaMalloc(&d_out, 2 * sizeof(int));
+  cudaMemcpy(d_in, h, n * sizeof(int), cudaMemcpyHostToDevice);
+  float t = TIME_IT(([&]{ warp_sums<<<1, n>>>(d_in, d_out, n); }));
+  printf(\"%f ms\\n\", t);
+  return 0;
+}
+";
+    let t = run(src);
+    let h: Vec<i128> = (0..64).map(|i| 2 * i + 1).collect();
+    assert_eq!(
+        ints(&t, "out"),
+        vec![Some(h[..32].iter().sum()), Some(h[32..].iter().sum())]
+    );
+}
