@@ -26,58 +26,6 @@ use crate::ast::*;
 use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
-/// The runtime calls host code is read for (allocations, copies, launches).
-pub(super) const READ_CALLS: &[&str] = &[
-    "cudaMalloc",
-    "hipMalloc",
-    "cudaMallocManaged",
-    "hipMallocManaged",
-    "aclrtMalloc",
-    "cudaMemcpy",
-    "hipMemcpy",
-    "aclrtMemcpy",
-    "cudaMemcpyAsync",
-    "hipMemcpyAsync",
-    "cudaMemcpyToSymbol",
-    "hipMemcpyToSymbol",
-    "cudaMemcpyFromSymbol",
-    "hipMemcpyFromSymbol",
-    "hipLaunchKernelGGL",
-    "cudaLaunchKernel",
-    "hipLaunchKernel",
-    "cudaLaunchCooperativeKernel",
-    "hipLaunchCooperativeKernel",
-    "cudaMemset",
-    "hipMemset",
-    "cudaMemsetAsync",
-    "hipMemsetAsync",
-    "cudaMallocPitch",
-    "hipMallocPitch",
-    "cudaMemcpy2D",
-    "hipMemcpy2D",
-    "cudaGetDeviceProperties",
-    "hipGetDeviceProperties",
-    "cudaDeviceGetAttribute",
-    "hipDeviceGetAttribute",
-    "cudaOccupancyMaxPotentialBlockSize",
-    "hipOccupancyMaxPotentialBlockSize",
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-    "hipOccupancyMaxActiveBlocksPerMultiprocessor",
-    // MetaX MACA's runtime (`mc_runtime.h`): the CUDA runtime's calls under an `mc` prefix, with
-    // the same parameters (`mcMalloc(&p, bytes)`, `mcMemcpy(dst, src, bytes,
-    // mcMemcpyHostToDevice)`, `mcMemset(p, v, bytes)`). The MACA documents held here do not
-    // cover the runtime; the source is code: MetaX's own libraries (mcSPARSE, mcBLAS samples)
-    // call them so.
-    "mcMalloc",
-    "mcMallocManaged",
-    "mcMemcpy",
-    "mcMemcpyAsync",
-    "mcMemcpyToSymbol",
-    "mcMemcpyFromSymbol",
-    "mcMemset",
-    "mcMemsetAsync",
-];
-
 /// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
 pub(super) const LAUNCH_APIS: &[&str] = &[
     "cudaLaunchKernel",
@@ -253,7 +201,7 @@ pub(super) fn member_call(toks: &[Token], member: &str) -> Option<String> {
     }
 }
 
-pub(super) use super::host_text::{source_text, split_commas, text_of};
+pub(super) use super::host_text::{source_text, split_commas, text_of, READ_CALLS};
 
 /// Whether tokens hold a kernel launch (`<<<`, `hipLaunchKernelGGL`, `cudaLaunchKernel`).
 pub(super) fn launches_in(toks: &[Token]) -> bool {
@@ -792,9 +740,11 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
-                // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order.
+                // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order; the
+                // stream-ordered `cudaMallocAsync(&p, bytes, stream)` too.
                 "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged"
-                | "mcMalloc" | "mcMallocManaged" | "aclrtMalloc" => {
+                | "cudaMallocAsync" | "hipMallocAsync" | "mcMalloc" | "mcMallocManaged"
+                | "aclrtMalloc" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {

@@ -192,3 +192,33 @@ int main() {
         vec![Some(h[..32].iter().sum()), Some(h[32..].iter().sum())]
     );
 }
+
+#[test]
+fn stream_ordered_allocations_are_allocations_the_memsets_clear() {
+    // `cudaMallocAsync(&p, bytes, 0)` then `cudaMemsetAsync(p, 0, bytes, 0)` (a scratch counter
+    // and flags, as single-pass scans allocate them): the kernel claims a ticket per block by
+    // `atomicAdd` on the zeroed counter and each warp votes on its ticket. 3 blocks of 32:
+    // tickets 0, 1, 2 in block order; flags[b] = __ballot_sync(~0, lane < ticket + 1).
+    // Python: [(1 << (b + 1)) - 1 for b in range(3)]
+    let src = "\
+__global__ void tickets(unsigned *counter, unsigned *flags) {
+  __shared__ unsigned t;
+  if (threadIdx.x == 0) t = atomicAdd(counter, 1u);
+  __syncthreads();
+  unsigned m = __ballot_sync(0xffffffffu, threadIdx.x < t + 1);
+  if (threadIdx.x == 0) flags[t] = m;
+}
+int main() {
+  unsigned *counter = 0, *flags = 0;
+  cudaMallocAsync(&counter, sizeof(unsigned), 0);
+  cudaMemsetAsync(counter, 0, sizeof(unsigned), 0);
+  cudaMallocAsync(&flags, 3 * sizeof(unsigned), 0);
+  tickets<<<3, 32>>>(counter, flags);
+  cudaFreeAsync(counter, 0);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(ints(&t, "flags"), vec![Some(1), Some(3), Some(7)]);
+    assert_eq!(ints(&t, "counter"), vec![Some(3)]);
+}
