@@ -222,3 +222,45 @@ int main() {
     assert_eq!(ints(&t, "flags"), vec![Some(1), Some(3), Some(7)]);
     assert_eq!(ints(&t, "counter"), vec![Some(3)]);
 }
+
+#[test]
+fn helper_math_operators_are_there_when_the_source_includes_the_header() {
+    // `#include "helper_math.h"` (the CUDA samples' vector operators): `v4 += in4[i]` over
+    // float4 loads, `dot`, a scalar times a vector; then a warp sum by shuffles. One warp,
+    // in[i] = i over 128 floats (32 float4): lane l loads in4[l] = (4l, 4l+1, 4l+2, 4l+3).
+    // Python: s = sum(range(128)) = 8128; d = sum((4*l)**2 + (4*l+1)**2 for l in range(32))
+    //   = 337312 (lane dot of (x, y, 0) with itself); sc = 2 * (4*31 + 3) = 254 (lane 31's w).
+    let src = "\
+#include \"helper_math.h\"
+__global__ void vec(const float *in, float *out) {
+  const float4 *in4 = reinterpret_cast<const float4 *>(in);
+  float4 v4 = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  v4 += in4[threadIdx.x];
+  float s = v4.x + v4.y + v4.z + v4.w;
+  float3 xy = make_float3(v4.x, v4.y, 0.0f);
+  float d = dot(xy, xy);
+  float4 twice = 2.0f * v4;
+  for (int o = 16; o > 0; o >>= 1) {
+    s += __shfl_down_sync(0xffffffff, s, o);
+    d += __shfl_down_sync(0xffffffff, d, o);
+  }
+  if (threadIdx.x == 0) { out[0] = s; out[1] = d; }
+  if (threadIdx.x == 31) out[2] = twice.w;
+}
+int main() {
+  float h[128];
+  for (int i = 0; i < 128; i++) h[i] = i;
+  float *d_in, *d_out;
+  cudaMalloc(&d_in, sizeof(h));
+  cudaMalloc(&d_out, 3 * sizeof(float));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  vec<<<1, 32>>>(d_in, d_out);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(8128.0), Some(337_312.0), Some(254.0)]
+    );
+}
