@@ -264,3 +264,31 @@ int main() {
         vec![Some(8128.0), Some(337_312.0), Some(254.0)]
     );
 }
+
+#[test]
+fn a_cg_reduce_over_a_builtin_vector_is_refused_at_its_line_with_what_to_write() {
+    // `cg::reduce(tile, int4, cg::plus<int4>())` with the program's own `operator+` (the
+    // Programming Guide's reduce-operator example): refused at the call, naming the
+    // per-component form, not at an intrinsic the program never wrote.
+    let src = "\
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__device__ int4 operator+(const int4 &a, const int4 &b) {
+  return make_int4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+__global__ void k(int4 *out) {
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  int v = tile.thread_rank();
+  int4 vec = {v, 2 * v, -v, v * v};
+  int4 c = cg::reduce(tile, vec, cg::plus<int4>());
+  if (tile.thread_rank() == 0) out[0] = c;
+}
+";
+    let e = crate::support::refused(
+        src,
+        crate::support::launch_grid(32, 1, &[("out", 1, "zero")]),
+    );
+    assert!(e.contains("7:") || e.contains("11:"), "{e}");
+    assert!(e.contains("reduce each component"), "{e}");
+}
