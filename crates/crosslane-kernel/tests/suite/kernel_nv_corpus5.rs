@@ -292,3 +292,29 @@ __global__ void k(int4 *out) {
     assert!(e.contains("7:") || e.contains("11:"), "{e}");
     assert!(e.contains("reduce each component"), "{e}");
 }
+
+#[test]
+fn a_later_cub_warp_class_is_named_as_not_modelled() {
+    // CCCL's `cub::WarpReduceBroadcast<int>` (a sum returned to every lane): refused as one of
+    // CUB's collective classes not run here, naming those that are and what to write, not as
+    // an unknown type with an unrelated `cuda::atomic` hint.
+    let src = "\
+#include <cub/warp/warp_reduce_broadcast.cuh>
+__global__ void k(int *out) {
+  using WarpReduceBroadcast = cub::WarpReduceBroadcast<int>;
+  __shared__ typename WarpReduceBroadcast::TempStorage temp_storage;
+  int aggregate = WarpReduceBroadcast{temp_storage}.Sum(static_cast<int>(threadIdx.x));
+  out[threadIdx.x] = aggregate;
+}
+";
+    let e = crate::support::refused(
+        src,
+        crate::support::launch_grid(32, 1, &[("out", 32, "zero")]),
+    );
+    assert!(
+        e.contains("`cub::WarpReduceBroadcast` is not modelled here"),
+        "{e}"
+    );
+    assert!(e.contains("WarpReduce, WarpScan"), "{e}");
+    assert!(!e.contains("cuda::atomic"), "{e}");
+}
