@@ -318,3 +318,39 @@ __global__ void k(int *out) {
     assert!(e.contains("WarpReduce, WarpScan"), "{e}");
     assert!(!e.contains("cuda::atomic"), "{e}");
 }
+
+#[test]
+fn a_launch_host_code_holds_but_the_reading_does_not_follow_is_said() {
+    // The launch sits in a host class's member function, which host reading skips: the run
+    // takes crosslane's defaults (one warp, index-filled buffers), and says that these are not
+    // the program's launch, at the launch's line.
+    let src = "\
+__global__ void k(float *in, float *out) {
+  float v = in[threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+  if (threadIdx.x == 0) out[0] = v;
+}
+struct Runner {
+  float *in, *out;
+  void go() { k<<<1, 64>>>(in, out); }
+};
+int main() {
+  float *in, *out;
+  cudaMalloc(&in, 64 * sizeof(float));
+  cudaMalloc(&out, sizeof(float));
+  Runner r{in, out};
+  r.go();
+  return 0;
+}
+";
+    let t = run(src);
+    assert!(
+        t.diagnostics
+            .iter()
+            .any(|d| d.level == crosslane_core::result::Level::Warning
+                && d.line == 8
+                && d.message.contains("not the program's")),
+        "{:?}",
+        t.diagnostics
+    );
+}
