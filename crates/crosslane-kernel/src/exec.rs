@@ -260,6 +260,9 @@ impl Executor {
         parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
         let f = super::host_launch::entry_function(&program, config.entry.as_ref(), !user_entry)?;
+        parsed_diags.extend(super::host_launch::unread_launch(
+            &program, &config, f, source, user_block,
+        ));
         super::host_launch::by_value_array_flags(f, &mut config);
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
         let (dialect, dialect_from) = match config.dialect {

@@ -1369,3 +1369,66 @@ pub(crate) fn enumerator_args(program: &Program, config: &mut LaunchConfig) {
         }
     }
 }
+
+/// A warning when host code launches the entry kernel (`k<<<…>>>` in the source) but the host
+/// reading followed no launch of it and the user gave no block: the run then takes the
+/// defaults (one warp, one block, buffers filled with their index, scalars unset), which are
+/// not the program's. Said so that no number from those defaults passes for the program's.
+/// `None` when a launch was read, a block was given, or no such launch text is there. Bounded:
+/// one pass over the source's lines.
+pub fn unread_launch(
+    program: &Program,
+    config: &LaunchConfig,
+    f: &Function,
+    source: &str,
+    user_block: bool,
+) -> Option<KernelDiagnostic> {
+    if user_block
+        || chosen_launch(program, config).is_some()
+        || program.launches.iter().any(|l| l.kernel == f.name)
+    {
+        return None;
+    }
+    let base = f.name.split('<').next().unwrap_or_default();
+    let base = base.rsplit("::").next().unwrap_or(base);
+    if base.is_empty() {
+        return None;
+    }
+    let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    for (ln, line) in source.lines().enumerate() {
+        let mut from = 0;
+        while let Some(i) = line.get(from..).and_then(|l| l.find(base)) {
+            let s = from + i;
+            let e = s + base.len();
+            from = e;
+            if ident(line[..s].chars().last()) || ident(line[e..].chars().next()) {
+                continue;
+            }
+            let rest = line[e..].trim_start();
+            let launches = rest.starts_with("<<<")
+                || (rest.starts_with('<')
+                    && rest
+                        .find("<<<")
+                        .is_some_and(|j| !rest[..j].contains(['(', ';'])));
+            if launches {
+                let span = super::ast::Span {
+                    line: u32::try_from(ln + 1).unwrap_or(u32::MAX),
+                    col: u32::try_from(s + 1).unwrap_or(u32::MAX),
+                };
+                return Some(KernelDiagnostic::new(
+                    span,
+                    Level::Warning,
+                    format!(
+                        "host code launches `{base}` here in a way the host reading does not \
+                         follow, so this run does not use the program's launch: its block, \
+                         grid, scalar arguments and buffers are crosslane's defaults (one \
+                         warp, buffers filled with their index), not the program's; set them \
+                         (CLI: --threads-per-block, --blocks, --arg, --buffer)"
+                    ),
+                    "",
+                ));
+            }
+        }
+    }
+    None
+}

@@ -659,6 +659,25 @@ impl Parser<'_> {
                 None => return Err(unknown_value_type(name, at)),
             },
         };
+        // A built-in vector (`int4`, `float2`) other than the 16-bit pairs CUDA's shuffles
+        // take (`__half2`, `__nv_bfloat162`): the library moves it in 32-bit pieces and calls
+        // its `operator+` / `operator<` (Programming Guide, "reduce": any trivially copyable
+        // type of at most 32 bytes), which this lowering does not build for vectors: refused
+        // here, with what to write, rather than at the shuffle it would reach.
+        if let (None, [(_, ty)]) = (&record, shape.members.as_slice()) {
+            if ty.lanes > 1 && !matches!(ty.scalar, Scalar::F16 | Scalar::Bf16) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "cg::{name} over a value of a built-in vector type (`int4`, `float2`, \
+                         …) is not supported here: reduce each component \
+                         (`cg::{name}(tile, v.x, op)`, `v.y`, …), or a struct of scalar \
+                         members with its own operator"
+                    ),
+                ));
+            }
+        }
         let mut callable = None;
         let (how, tag, minus) = match (op, &record) {
             (CgOperator::Named(op, _), None) => (Combine::Op(op.clone()), op, None),

@@ -364,7 +364,8 @@ impl Parser<'_> {
     /// count, `thread_rank` `block_rank · block size + the thread's rank in its block`,
     /// `size` / `num_threads` every thread of the grid. `is_valid` says whether the grid can
     /// synchronize, which needs a cooperative launch (`cudaLaunchCooperativeKernel`); the
-    /// emulator's launch is an ordinary one, so it is false. `sync` is lowered to
+    /// emulator's launch is an ordinary one, so it is false. `block_index` and `dim_blocks`
+    /// (legacy alias `group_dim`) are `blockIdx` and `gridDim`. `sync` is lowered to
     /// [`GRID_SYNC`], the grid's barrier (every block parked there until all are), refused
     /// for a grid larger than the model device holds at once.
     fn grid_op(&mut self, f: &str, at: Span) -> PResult<Expr> {
@@ -413,11 +414,17 @@ impl Parser<'_> {
                 Ok(self.e_call(at, crate::machine::coop_launch::GRID_IS_VALID, Vec::new()))
             }
             "sync" => Ok(self.e_call(at, GRID_SYNC, Vec::new())),
+            // `block_index()` the block's 3-D index in the grid, `dim_blocks()` (and the
+            // legacy alias `group_dim()`) the grid's dimensions in blocks: `blockIdx` and
+            // `gridDim` as `dim3` values (Programming Guide, "Grid Group").
+            "block_index" => Ok(self.e_geometry(at, "blockIdx")),
+            "dim_blocks" | "group_dim" => Ok(self.e_geometry(at, "gridDim")),
             _ => Self::refuse(
                 at,
                 format!(
                     "cooperative groups: `{f}` on a grid_group is not supported here \
-                     (thread_rank, size, num_threads, num_blocks, block_rank, is_valid)"
+                     (thread_rank, size, num_threads, num_blocks, block_rank, block_index, \
+                     dim_blocks, group_dim, is_valid)"
                 ),
             ),
         }

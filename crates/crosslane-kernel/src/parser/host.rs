@@ -26,58 +26,6 @@ use crate::ast::*;
 use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
-/// The runtime calls host code is read for (allocations, copies, launches).
-pub(super) const READ_CALLS: &[&str] = &[
-    "cudaMalloc",
-    "hipMalloc",
-    "cudaMallocManaged",
-    "hipMallocManaged",
-    "aclrtMalloc",
-    "cudaMemcpy",
-    "hipMemcpy",
-    "aclrtMemcpy",
-    "cudaMemcpyAsync",
-    "hipMemcpyAsync",
-    "cudaMemcpyToSymbol",
-    "hipMemcpyToSymbol",
-    "cudaMemcpyFromSymbol",
-    "hipMemcpyFromSymbol",
-    "hipLaunchKernelGGL",
-    "cudaLaunchKernel",
-    "hipLaunchKernel",
-    "cudaLaunchCooperativeKernel",
-    "hipLaunchCooperativeKernel",
-    "cudaMemset",
-    "hipMemset",
-    "cudaMemsetAsync",
-    "hipMemsetAsync",
-    "cudaMallocPitch",
-    "hipMallocPitch",
-    "cudaMemcpy2D",
-    "hipMemcpy2D",
-    "cudaGetDeviceProperties",
-    "hipGetDeviceProperties",
-    "cudaDeviceGetAttribute",
-    "hipDeviceGetAttribute",
-    "cudaOccupancyMaxPotentialBlockSize",
-    "hipOccupancyMaxPotentialBlockSize",
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-    "hipOccupancyMaxActiveBlocksPerMultiprocessor",
-    // MetaX MACA's runtime (`mc_runtime.h`): the CUDA runtime's calls under an `mc` prefix, with
-    // the same parameters (`mcMalloc(&p, bytes)`, `mcMemcpy(dst, src, bytes,
-    // mcMemcpyHostToDevice)`, `mcMemset(p, v, bytes)`). The MACA documents held here do not
-    // cover the runtime; the source is code: MetaX's own libraries (mcSPARSE, mcBLAS samples)
-    // call them so.
-    "mcMalloc",
-    "mcMallocManaged",
-    "mcMemcpy",
-    "mcMemcpyAsync",
-    "mcMemcpyToSymbol",
-    "mcMemcpyFromSymbol",
-    "mcMemset",
-    "mcMemsetAsync",
-];
-
 /// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
 pub(super) const LAUNCH_APIS: &[&str] = &[
     "cudaLaunchKernel",
@@ -253,7 +201,7 @@ pub(super) fn member_call(toks: &[Token], member: &str) -> Option<String> {
     }
 }
 
-pub(super) use super::host_text::{source_text, split_commas, text_of};
+pub(super) use super::host_text::{source_text, split_commas, text_of, READ_CALLS};
 
 /// Whether tokens hold a kernel launch (`<<<`, `hipLaunchKernelGGL`, `cudaLaunchKernel`).
 pub(super) fn launches_in(toks: &[Token]) -> bool {
@@ -448,6 +396,9 @@ impl Parser<'_> {
             .host_static_switch(st, k, close)
             .or_else(|| self.host_struct_bind(st, k, close))
         {
+            return next;
+        }
+        if let Some(next) = self.host_lambda_launches(st, k, stmt_end()) {
             return next;
         }
         // `(void)hipMalloc(&p, n);`: a call cast to void to drop its status is still evaluated
@@ -752,9 +703,11 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
-                // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order.
+                // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order; the
+                // stream-ordered `cudaMallocAsync(&p, bytes, stream)` too.
                 "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged"
-                | "mcMalloc" | "mcMallocManaged" | "aclrtMalloc" => {
+                | "cudaMallocAsync" | "hipMallocAsync" | "mcMalloc" | "mcMallocManaged"
+                | "aclrtMalloc" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {
@@ -896,7 +849,7 @@ impl Parser<'_> {
                         // `std::vector`'s `h.data()`.
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
                             let &(a, b) = p?;
-                            match &toks[a..b] {
+                            match super::host_view::void_cast_operand(&toks[a..b]) {
                                 [x]
                                 | [Token {
                                     tok: Tok::Punct("&"),

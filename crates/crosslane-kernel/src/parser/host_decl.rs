@@ -345,6 +345,9 @@ impl Parser<'_> {
                         ),
                     };
                     Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+                    if super::host_view::allocation(&toks[i + 1..end]) {
+                        st.fresh_alloc.insert(name, why);
+                    }
                 }
             }
             Tok::Punct("{") if !is_dim3 && declares => {

@@ -206,7 +206,10 @@ impl Parser<'_> {
                     // cells are unknown, not undefined, and stay so (a statement reading one
                     // for another array's cell, a scalar or a condition leaves the whole loop
                     // to the other readers, as a value not read does).
-                    None if st.unknown.contains_key(arr) => {
+                    // A pointer fresh from `malloc` / `new` (its size not read): no values yet.
+                    None if st.unknown.contains_key(arr)
+                        && st.fresh_alloc.get(arr) != st.unknown.get(arr) =>
+                    {
                         fill.skip.insert(arr.clone());
                         continue;
                     }

@@ -76,6 +76,13 @@ pub(super) struct HostState {
     pub(super) alloc_ids: HashMap<String, u32>,
     /// Host variable → why it has no value here (set by something not evaluated).
     pub(super) unknown: HashMap<String, String>,
+    /// Host pointer declared from a fresh allocation (`float *h = (float *)malloc(n);`,
+    /// `new float[n]`) whose size is not read → the reason [`Self::unknown`] holds for it: its
+    /// memory holds no values yet ([dcl.init]/12; C17 7.22.3.4: malloc's space is
+    /// indeterminate), so a fill loop may write its cells while that reason stands.
+    pub(super) fresh_alloc: HashMap<String, String>,
+    /// Lambdas whose bodies are being read, outermost first (`host_lambda`).
+    pub(super) lambda_depth: u8,
     /// Statements not read (token ranges): the branch of an `if` whose constant condition
     /// does not take it.
     pub(super) skips: Vec<(usize, usize)>,

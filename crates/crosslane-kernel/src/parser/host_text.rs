@@ -130,3 +130,57 @@ pub(super) fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize
     }
     parts
 }
+
+/// The runtime calls host code is read for (allocations, copies, launches).
+pub(super) const READ_CALLS: &[&str] = &[
+    "cudaMalloc",
+    "hipMalloc",
+    "cudaMallocManaged",
+    "hipMallocManaged",
+    "cudaMallocAsync",
+    "hipMallocAsync",
+    "aclrtMalloc",
+    "cudaMemcpy",
+    "hipMemcpy",
+    "aclrtMemcpy",
+    "cudaMemcpyAsync",
+    "hipMemcpyAsync",
+    "cudaMemcpyToSymbol",
+    "hipMemcpyToSymbol",
+    "cudaMemcpyFromSymbol",
+    "hipMemcpyFromSymbol",
+    "hipLaunchKernelGGL",
+    "cudaLaunchKernel",
+    "hipLaunchKernel",
+    "cudaLaunchCooperativeKernel",
+    "hipLaunchCooperativeKernel",
+    "cudaMemset",
+    "hipMemset",
+    "cudaMemsetAsync",
+    "hipMemsetAsync",
+    "cudaMallocPitch",
+    "hipMallocPitch",
+    "cudaMemcpy2D",
+    "hipMemcpy2D",
+    "cudaGetDeviceProperties",
+    "hipGetDeviceProperties",
+    "cudaDeviceGetAttribute",
+    "hipDeviceGetAttribute",
+    "cudaOccupancyMaxPotentialBlockSize",
+    "hipOccupancyMaxPotentialBlockSize",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "hipOccupancyMaxActiveBlocksPerMultiprocessor",
+    // MetaX MACA's runtime (`mc_runtime.h`): the CUDA runtime's calls under an `mc` prefix, with
+    // the same parameters (`mcMalloc(&p, bytes)`, `mcMemcpy(dst, src, bytes,
+    // mcMemcpyHostToDevice)`, `mcMemset(p, v, bytes)`). The MACA documents held here do not
+    // cover the runtime; the source is code: MetaX's own libraries (mcSPARSE, mcBLAS samples)
+    // call them so.
+    "mcMalloc",
+    "mcMallocManaged",
+    "mcMemcpy",
+    "mcMemcpyAsync",
+    "mcMemcpyToSymbol",
+    "mcMemcpyFromSymbol",
+    "mcMemset",
+    "mcMemsetAsync",
+];

@@ -110,6 +110,7 @@ mod fn_ptr_run;
 mod fn_spec;
 mod fn_types;
 mod goto;
+mod helper_math;
 mod hip_sync;
 mod host;
 mod host_bind;
@@ -128,6 +129,7 @@ mod host_for_each;
 mod host_items;
 mod host_kernel_choice;
 mod host_kernel_ptr;
+mod host_lambda;
 mod host_launch_api;
 mod host_loop_launch;
 mod host_math;
@@ -343,6 +345,9 @@ fn parse_preprocessed_at(
     if dialect == crosslane_core::Dialect::Cuda {
         pre.tokens = cccl_warp::cccl_warp(std::mem::take(&mut pre.tokens));
     }
+    // The CUDA samples' `helper_math.h` vector operators, where the source includes it
+    // ([`helper_math`]).
+    pre.tokens = helper_math::helper_math(&source, std::mem::take(&mut pre.tokens));
     // `auto op = hipcub::Sum();` written out at its uses ([`cub_functor_vars`]).
     pre.tokens = cub_functor_vars::cub_functor_vars(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.

@@ -262,6 +262,26 @@ pub(super) fn cuda_vector(w: &str) -> Option<ValTy> {
     crate::vector_types::cuda_vector(w).or_else(|| crate::vector_types::ext_vector(w))
 }
 
+/// The CUDA and HIP runtime's host handle and status types, which host helpers name in their
+/// signatures (`inline cudaError_t checkCuda(cudaError_t result)`, the NVIDIA developer blog's
+/// error check; `void check(cudaError_t e);` declared before its definition in another file):
+/// CUDA Runtime API, "Data types used by CUDA Runtime": `cudaError_t` is `enum cudaError` and
+/// `cudaMemcpyKind` an enum (an `int`), `cudaStream_t` and `cudaEvent_t` are pointers to opaque
+/// structs (`struct CUstream_st *`, `struct CUevent_st *`), read here as a 64-bit handle; HIP
+/// Runtime API, "Data types": `hipError_t`, `hipMemcpyKind` enums and `hipStream_t`, `hipEvent_t`
+/// pointers likewise. Device code never computes with them; host code is read, not run.
+pub(super) fn runtime_handle(w: &str) -> Option<ValTy> {
+    match w {
+        "cudaError_t" | "cudaError" | "cudaMemcpyKind" | "hipError_t" | "hipMemcpyKind" => {
+            Some(ValTy::scalar(Scalar::I32))
+        }
+        "cudaStream_t" | "cudaEvent_t" | "hipStream_t" | "hipEvent_t" => {
+            Some(ValTy::scalar(Scalar::U64))
+        }
+        _ => None,
+    }
+}
+
 /// The MACA vector naming `v<N><i|u|f><bits>` (`v1u32`, `v2f16`, `v4i8`; seed 002), which the
 /// pages use without always declaring it.
 pub(super) fn maca_vector(w: &str) -> Option<ValTy> {
@@ -463,6 +483,7 @@ impl Parser<'_> {
                     .copied()
                     .or_else(|| maca_vector(&w))
                     .or_else(|| cuda_vector(&w))
+                    .or_else(|| runtime_handle(&w))
                 {
                     self.bump();
                     return Ok(Ty::Val(t));

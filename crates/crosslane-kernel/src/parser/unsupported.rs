@@ -142,17 +142,25 @@ fn cub_unmodelled(q: &str) -> bool {
     let Some((ns, class)) = q.rsplit_once("::") else {
         return false;
     };
+    // Any other warp- or block-wide class of the library (CCCL's later `WarpReduceBroadcast`,
+    // `WarpReduceBatched`, `BlockTopK`, …) is one too; the modelled ones are named below.
+    let modelled = matches!(
+        class,
+        "WarpReduce"
+            | "WarpScan"
+            | "WarpLoad"
+            | "WarpStore"
+            | "WarpExchange"
+            | "BlockReduce"
+            | "BlockScan"
+            | "BlockLoad"
+            | "BlockStore"
+            | "BlockExchange"
+            | "BlockRadixSort"
+    );
     matches!(ns, "cub" | "hipcub")
-        && matches!(
-            class,
-            "WarpMergeSort"
-                | "BlockHistogram"
-                | "BlockDiscontinuity"
-                | "BlockAdjacentDifference"
-                | "BlockShuffle"
-                | "BlockMergeSort"
-                | "BlockRunLengthDecode"
-        )
+        && !modelled
+        && (class.len() > 5 && (class.starts_with("Warp") || class.starts_with("Block")))
 }
 
 /// `e` with its message replaced by the construct's, when `e` is a bare "expected …" on a line
@@ -188,7 +196,8 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
                 "`{q}` is not modelled here: of CUB's collective classes crosslane runs \
                  WarpReduce, WarpScan, WarpLoad, WarpStore, WarpExchange, BlockReduce, BlockScan, \
                  BlockLoad, BlockStore, BlockExchange and BlockRadixSort (headers are not read); write out what it computes \
-                 (an exchange: stores to `__shared__` memory, a barrier, loads)"
+                 (an exchange: stores to `__shared__` memory, a barrier, loads; a reduction to \
+                 every lane: WarpReduce's result broadcast with `__shfl_sync(…, r, 0)`)"
             )
         }
         None if qualified_type(&e, toks).is_some() => {
