@@ -359,6 +359,9 @@ impl Parser<'_> {
 
     /// A constant host expression over tokens `from..to`.
     pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
+        if let Some(v) = super::host_ref_out::alloc_null_test(self.toks, st, from, to) {
+            return Some(v);
+        }
         let e = match self.host_sizeofs(st, from, to) {
             Some(slice) => self.sub_expr_of(slice)?,
             None => self.sub_expr(from, to)?,
@@ -411,6 +414,7 @@ impl Parser<'_> {
         if is_main {
             self.main_calls.launches = Some(before..self.launches.len());
             self.main_calls.body = Some((open, close));
+            self.main_calls.skips.extend(st.skips.iter().copied());
         }
         let launched = self.launches.len() - before;
         self.diag(
