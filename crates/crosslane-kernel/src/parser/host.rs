@@ -1404,6 +1404,7 @@ impl Parser<'_> {
             }
             if let Some((d, Some(offset))) = pointer {
                 Self::alloc_arg(st, &d, offset, &mut arg);
+                arg.fill_scalar = self.host_scalars.get(&arg.fill_from).copied();
                 {
                     let d = &d;
                     // `p.n = 20;` of a struct passed by value: its members' values.

@@ -500,6 +500,12 @@ fn parse_preprocessed_at(
     // Before the tables become parameters, which would hide the scalars' names.
     device_vars::rewrite_scalars(&mut program);
     items::add_constant_params(&mut program);
+    for (from, to) in fn_ptr_run::drop_kernel_pickers(&mut program) {
+        p.diags.retain(|d| {
+            let at = (d.line, d.col);
+            !(d.level == Level::Error && d.message.starts_with("unknown type `") && from <= at && at <= to)
+        });
+    }
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
         p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
     }
