@@ -674,10 +674,10 @@ impl Parser<'_> {
                 // a call it makes was read (`if (OP == 3) norm_cuda(…);` with `OP` 0) is no
                 // call that runs.
                 if self
-                        .main_calls
-                        .skips
-                        .iter()
-                        .any(|&(a, b)| (a..b).contains(&(open + i)))
+                    .main_calls
+                    .skips
+                    .iter()
+                    .any(|&(a, b)| (a..b).contains(&(open + i)))
                 {
                     continue;
                 }

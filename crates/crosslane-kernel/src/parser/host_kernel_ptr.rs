@@ -172,7 +172,9 @@ impl Parser<'_> {
                         return None;
                     }
                     let semi = (c + 2..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
-                    let v = self.host_value(&inner, lp + 1, c).and_then(super::const_eval::HostVal::int)?;
+                    let v = self
+                        .host_value(&inner, lp + 1, c)
+                        .and_then(super::const_eval::HostVal::int)?;
                     if v != 0 {
                         return kernel_at(self, c + 1, semi);
                     }

@@ -23,7 +23,11 @@ impl Parser<'_> {
         else {
             return Vec::new();
         };
-        let Some(lp) = (0..close).rev().take(4096).find(|&i| self.closing(i) == Some(close)) else {
+        let Some(lp) = (0..close)
+            .rev()
+            .take(4096)
+            .find(|&i| self.closing(i) == Some(close))
+        else {
             return Vec::new();
         };
         super::host::split_commas(toks, lp + 1, close)
@@ -31,12 +35,16 @@ impl Parser<'_> {
             .map(|(a, b)| {
                 let p = &toks[a..b];
                 let amp = p.iter().position(|t| matches!(t.tok, Tok::Punct("&")));
-                let konst = p.iter().any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
+                let konst = p
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
                 // `T& name` only: `T (&a)[N]` and `T*&` are other shapes.
                 amp.is_some_and(|i| {
                     i + 2 == p.len()
                         && matches!(p[i + 1].tok, Tok::Ident(_))
-                        && !p.iter().any(|t| matches!(t.tok, Tok::Punct("(" | "*" | "[")))
+                        && !p
+                            .iter()
+                            .any(|t| matches!(t.tok, Tok::Punct("(" | "*" | "[")))
                 }) && !konst
             })
             .collect()
@@ -73,7 +81,7 @@ impl Parser<'_> {
     }
 }
 
-/// `p == nullptr`, `p != NULL`, `nullptr == p`, `!p` or `p` alone, `p` a device pointer host
+/// `p == nullptr`, `p != NULL`, `nullptr == p` or `!p`, `p` a device pointer host
 /// code allocated (`cudaMalloc(&p, n)` succeeded: CUDA Runtime API, "cudaMalloc": `*devPtr`
 /// is set to the allocated memory, which is not null): the comparison's value, `1` or `0`.
 /// `None` for any other expression.
@@ -98,7 +106,6 @@ pub(super) fn alloc_null_test(
     };
     let yes = |b: bool| Some(super::const_eval::HostVal::Int(i128::from(b)));
     match e {
-        [a] if alloc(&a.tok) => yes(true),
         [n, a] if matches!(n.tok, Tok::Punct("!")) && alloc(&a.tok) => yes(false),
         [a, op, b] | [b, op, a] if alloc(&a.tok) && null(&b.tok) => match op.tok {
             Tok::Punct("==") => yes(false),

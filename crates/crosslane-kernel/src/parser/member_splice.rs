@@ -16,7 +16,10 @@ use super::*;
 
 /// The words that may stand before an out-of-class member's return type and name.
 fn head_word(w: &str) -> bool {
-    !matches!(w, "return" | "if" | "for" | "while" | "struct" | "class" | "union" | "enum")
+    !matches!(
+        w,
+        "return" | "if" | "for" | "while" | "struct" | "class" | "union" | "enum"
+    )
 }
 
 /// The parameter list's tokens without parameter names and default arguments, for comparing
@@ -28,12 +31,21 @@ fn param_shape(toks: &[Token]) -> Vec<String> {
     let flush = |param: &mut Vec<&Tok>, out: &mut Vec<String>| {
         // A trailing name after a type of two or more words (`const float* ptr`, `float v`).
         if param.len() >= 2 {
-            if let (Tok::Ident(w), Some(prev)) = (param[param.len() - 1], param.get(param.len() - 2)) {
+            if let (Tok::Ident(w), Some(prev)) =
+                (param[param.len() - 1], param.get(param.len() - 2))
+            {
                 let typeish = matches!(prev, Tok::Ident(_) | Tok::Punct("*" | "&" | "&&" | ">"));
                 if typeish
                     && !matches!(
                         w.as_str(),
-                        "int" | "long" | "short" | "char" | "unsigned" | "signed" | "const" | "double"
+                        "int"
+                            | "long"
+                            | "short"
+                            | "char"
+                            | "unsigned"
+                            | "signed"
+                            | "const"
+                            | "double"
                     )
                 {
                     param.pop();
@@ -88,7 +100,9 @@ fn find_declaration(
     shape: &[String],
     konst: bool,
 ) -> Option<(usize, usize)> {
-    let open = class.iter().position(|t| matches!(t.tok, Tok::Punct("{")))?;
+    let open = class
+        .iter()
+        .position(|t| matches!(t.tok, Tok::Punct("{")))?;
     let mut depth = 0usize;
     let mut start = open + 1;
     let mut k = open;
@@ -116,9 +130,15 @@ fn find_declaration(
             }
             _ if depth == 1
                 && class.len() > k + name.len()
-                && class[k..k + name.len()].iter().map(|t| &t.tok).eq(name.iter())
+                && class[k..k + name.len()]
+                    .iter()
+                    .map(|t| &t.tok)
+                    .eq(name.iter())
                 && matches!(class[k + name.len()].tok, Tok::Punct("("))
-                && !matches!(k.checked_sub(1).map(|j| &class[j].tok), Some(Tok::Punct("::" | "." | "->" | "~"))) =>
+                && !matches!(
+                    k.checked_sub(1).map(|j| &class[j].tok),
+                    Some(Tok::Punct("::" | "." | "->" | "~"))
+                ) =>
             {
                 let lp = k + name.len();
                 let rp = closing_in(class, lp)?;
@@ -185,13 +205,19 @@ impl Parser<'_> {
                 return Ok(false);
             }
             match &self.toks[k].tok {
-                Tok::Ident(w) if self.class_templates.contains_key(w) && matches!(self.toks[k + 1].tok, Tok::Punct("<")) => {
+                Tok::Ident(w)
+                    if self.class_templates.contains_key(w)
+                        && matches!(self.toks[k + 1].tok, Tok::Punct("<")) =>
+                {
                     break k
                 }
                 Tok::Ident(w) if head_word(w) => {
                     // `__attribute__((always_inline))`, `__launch_bounds__(…)`: skipped whole.
                     if matches!(self.toks[k + 1].tok, Tok::Punct("("))
-                        && matches!(w.as_str(), "__attribute__" | "__declspec" | "alignas" | "__align__")
+                        && matches!(
+                            w.as_str(),
+                            "__attribute__" | "__declspec" | "alignas" | "__align__"
+                        )
                     {
                         k = match self.closing(k + 1) {
                             Some(c) => c + 1,
@@ -243,12 +269,18 @@ impl Parser<'_> {
             };
             (given, args_to)
         };
-        if !matches!(self.toks.get(args_to).map(|t| &t.tok), Some(Tok::Punct("::"))) {
+        if !matches!(
+            self.toks.get(args_to).map(|t| &t.tok),
+            Some(Tok::Punct("::"))
+        ) {
             return Ok(false);
         }
         let member_at = args_to + 1;
         let mut lp = member_at;
-        while lp < self.toks.len() && lp < member_at + 4 && !matches!(self.toks[lp].tok, Tok::Punct("(")) {
+        while lp < self.toks.len()
+            && lp < member_at + 4
+            && !matches!(self.toks[lp].tok, Tok::Punct("("))
+        {
             lp += 1;
         }
         // `operator()(…)`: the operator's own `()` is its name.
@@ -261,7 +293,10 @@ impl Parser<'_> {
         if !matches!(self.toks.get(lp).map(|t| &t.tok), Some(Tok::Punct("("))) || lp == member_at {
             return Ok(false);
         }
-        let member: Vec<Tok> = self.toks[member_at..lp].iter().map(|t| t.tok.clone()).collect();
+        let member: Vec<Tok> = self.toks[member_at..lp]
+            .iter()
+            .map(|t| t.tok.clone())
+            .collect();
         if !matches!(member.first(), Some(Tok::Ident(_))) {
             return Ok(false);
         }
@@ -310,7 +345,10 @@ impl Parser<'_> {
                     return Ok(false);
                 };
                 let own = t.params();
-                let written: Vec<&Tok> = self.toks[args_from + 1..args_to - 1].iter().map(|t| &t.tok).collect();
+                let written: Vec<&Tok> = self.toks[args_from + 1..args_to - 1]
+                    .iter()
+                    .map(|t| &t.tok)
+                    .collect();
                 let names: Vec<Tok> = params
                     .iter()
                     .enumerate()
@@ -324,7 +362,9 @@ impl Parser<'_> {
                     })
                     .collect();
                 let same = own.len() == params.len()
-                    && own.iter().zip(params).all(|(a, b)| a.name == b.name && a.value.is_some() == b.value.is_some() && !a.pack)
+                    && own.iter().zip(params).all(|(a, b)| {
+                        a.name == b.name && a.value.is_some() == b.value.is_some() && !a.pack
+                    })
                     && written.len() == names.len()
                     && written.iter().zip(&names).all(|(a, b)| *a == b);
                 if !same {

@@ -503,7 +503,10 @@ fn parse_preprocessed_at(
     for (from, to) in fn_ptr_run::drop_kernel_pickers(&mut program) {
         p.diags.retain(|d| {
             let at = (d.line, d.col);
-            !(d.level == Level::Error && d.message.starts_with("unknown type `") && from <= at && at <= to)
+            !(d.level == Level::Error
+                && d.message.starts_with("unknown type `")
+                && from <= at
+                && at <= to)
         });
     }
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {

@@ -106,6 +106,7 @@ mod kernel_inference;
 mod kernel_inference_round2;
 mod kernel_inference_round3;
 mod kernel_inference_round4;
+mod kernel_inference_round5;
 mod kernel_inference_shapes;
 mod kernel_its_sync;
 mod kernel_launch_class_deduce;
