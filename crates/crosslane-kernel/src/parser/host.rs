@@ -359,7 +359,7 @@ impl Parser<'_> {
 
     /// A constant host expression over tokens `from..to`.
     pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
-        if let Some(v) = super::host_ref_out::alloc_null_test(self.toks, st, from, to) {
+        if let Some(v) = self.alloc_null_value(st, from, to) {
             return Some(v);
         }
         let e = match self.host_sizeofs(st, from, to) {

@@ -38,16 +38,54 @@ impl Parser<'_> {
                 let konst = p
                     .iter()
                     .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
-                // `T& name` only: `T (&a)[N]` and `T*&` are other shapes.
+                // `T& name` of a scalar type named by words only (`uint32_t & mp`): `T (&a)[N]`,
+                // `T*&` and a class's reference (`std::vector<int>& b`, whose cells the fill
+                // readers follow) are other shapes.
                 amp.is_some_and(|i| {
                     i + 2 == p.len()
+                        && i > 0
                         && matches!(p[i + 1].tok, Tok::Ident(_))
-                        && !p
-                            .iter()
-                            .any(|t| matches!(t.tok, Tok::Punct("(" | "*" | "[")))
+                        && p[..i].iter().all(|t| matches!(t.tok, Tok::Ident(_)))
                 }) && !konst
             })
             .collect()
+    }
+
+    /// [`alloc_null_test`] of `from..to`, or of the condition of `COND ? A : B` spanning it
+    /// (FlashInfer's `float weight_bias = (weight == nullptr) ? 1.f : 0.f;`): then the value of
+    /// the operand it chooses (C++17 [expr.cond]/1).
+    pub(super) fn alloc_null_value(
+        &mut self,
+        st: &HostState,
+        from: usize,
+        to: usize,
+    ) -> Option<super::const_eval::HostVal> {
+        let toks = self.toks;
+        if let Some(v) = alloc_null_test(toks, st, from, to) {
+            return Some(v);
+        }
+        // The top-level `?` and its `:`.
+        let mut depth = 0usize;
+        let (mut q, mut colon) = (None, None);
+        for (i, t) in toks.get(from..to)?.iter().enumerate() {
+            match t.tok {
+                Tok::Punct("(" | "[" | "{") => depth += 1,
+                Tok::Punct(")" | "]" | "}") => depth = depth.checked_sub(1)?,
+                Tok::Punct("?") if depth == 0 && q.is_none() => q = Some(from + i),
+                Tok::Punct("?") if depth == 0 => return None,
+                Tok::Punct(":") if depth == 0 && q.is_some() && colon.is_none() => {
+                    colon = Some(from + i)
+                }
+                _ => {}
+            }
+        }
+        let (q, colon) = (q?, colon?);
+        let c = alloc_null_test(toks, st, from, q)?.int()?;
+        if c != 0 {
+            self.host_value(st, q + 1, colon)
+        } else {
+            self.host_value(st, colon + 1, to)
+        }
     }
 
     /// After a host call's body was read into `inner`: each reference parameter (`refs`)
