@@ -47,6 +47,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipLaunchKernel",
     "cudaLaunchCooperativeKernel",
     "hipLaunchCooperativeKernel",
+    "cudaLaunchKernelEx",
+    "hipLaunchKernelEx",
     "cudaMemset",
     "hipMemset",
     "cudaMemsetAsync",
@@ -78,13 +80,7 @@ pub(super) const READ_CALLS: &[&str] = &[
     "mcMemsetAsync",
 ];
 
-/// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
-pub(super) const LAUNCH_APIS: &[&str] = &[
-    "cudaLaunchKernel",
-    "hipLaunchKernel",
-    "cudaLaunchCooperativeKernel",
-    "hipLaunchCooperativeKernel",
-];
+pub(super) use super::host_launch_api::LAUNCH_APIS;
 
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 1 << 20;
@@ -1063,6 +1059,8 @@ impl Parser<'_> {
                 | "hipLaunchKernel"
                 | "cudaLaunchCooperativeKernel"
                 | "hipLaunchCooperativeKernel"
+                | "cudaLaunchKernelEx"
+                | "hipLaunchKernelEx"
                     if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
                 {
                     self.host_launch_api(st, name, k);

@@ -127,6 +127,7 @@ mod host_items;
 mod host_kernel_choice;
 mod host_kernel_ptr;
 mod host_launch_api;
+mod host_launch_ex;
 mod host_loop_launch;
 mod host_math;
 mod host_mem;

@@ -268,3 +268,41 @@ int main() {
     let o = floats(&t, "o");
     assert_eq!(o, vec![Some(412.0); 24]);
 }
+
+/// `cudaLaunchKernelEx(&config, kernel, args…)` (CUDA Runtime API) with the configuration's
+/// members assigned before it, inside a `switch` whose case is a block ending in `break;`
+/// (FlashInfer's `DISPATCH_ALIGNED_VEC_SIZE`). `vec = 4` takes `case 4`: `k<4>` over a grid of
+/// 2 blocks of 8 threads writes `4 · 10 + i` for cell i of 16.
+#[test]
+fn a_launch_by_cuda_launch_kernel_ex_in_a_switch_case_block() {
+    let src = r#"
+template <int V>
+__global__ void k(float* o, int m) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    o[i] = V * m + i;
+}
+int main() {
+    float* o;
+    cudaMalloc(&o, 16 * sizeof(float));
+    const int vec = 4;
+    int m = 10;
+    cudaLaunchConfig_t config;
+    config.gridDim = dim3(2);
+    config.blockDim = dim3(8);
+    config.dynamicSmemBytes = 0;
+    config.stream = 0;
+    config.numAttrs = 0;
+    switch (vec) {
+        case 8: { constexpr int V = 8; auto kernel = k<V>; cudaError_t e = (cudaLaunchKernelEx(&config, kernel, o, m)); if (e != cudaSuccess) { return 1; } break; }
+        case 4: { constexpr int V = 4; auto kernel = k<V>; cudaError_t e = (cudaLaunchKernelEx(&config, kernel, o, m)); if (e != cudaSuccess) { return 1; } break; }
+        default: break;
+    }
+    return 0;
+}
+"#;
+    let t = run_default(src);
+    no_errors(&t);
+    let o = floats(&t, "o");
+    let want: Vec<Option<f64>> = (0..16).map(|i| Some(40.0 + f64::from(i))).collect();
+    assert_eq!(o, want);
+}
