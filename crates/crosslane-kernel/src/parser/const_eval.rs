@@ -479,10 +479,9 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
                 (x, y) = (y, x % y);
             }
             let r = if name.ends_with("lcm") {
-                if x == 0 {
-                    0
-                } else {
-                    (a / x).checked_mul(b)?
+                match a.checked_div(x) {
+                    Some(q) => q.checked_mul(b)?,
+                    None => 0,
                 }
             } else {
                 x
