@@ -756,6 +756,9 @@ pub struct HostArg {
     pub fill: Option<Vec<String>>,
     /// The host array the fill was copied from.
     pub fill_from: String,
+    /// That host array's element type, when host code declares it (`float hx[N]`): a buffer
+    /// the kernel reads through several pointer types (a `void*` parameter) gets its bytes.
+    pub fill_scalar: Option<crate::types::Scalar>,
     /// Where the fill is written (the loop or the array).
     pub fill_line: u32,
     /// The host array copied into it whose values could not be read (a loop over non-constant

@@ -462,6 +462,32 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
                 t,
             )
         }
+        // `std::gcd(16 / sizeof(T), d)` (FlashInfer's vector width), `std::lcm`: C++17
+        // [numeric.ops.gcd], [numeric.ops.lcm] — of the magnitudes, in the operands' common
+        // type; `gcd(0, 0)` and an `lcm` with a zero operand are 0.
+        ExprKind::Call(name, args)
+            if args.len() == 2
+                && matches!(name.as_str(), "gcd" | "lcm" | "std::gcd" | "std::lcm") =>
+        {
+            let (a, ta) = const_eval(&args[0], env)?.int_ty()?;
+            let (b, tb) = const_eval(&args[1], env)?.int_ty()?;
+            let t = IntTy::common(ta, tb);
+            let (a, b) = (t.wrap(a).unsigned_abs(), t.wrap(b).unsigned_abs());
+            let (mut x, mut y) = (a, b);
+            // Euclid's algorithm: at most ~185 steps for 128-bit operands.
+            while y != 0 {
+                (x, y) = (y, x % y);
+            }
+            let r = if name.ends_with("lcm") {
+                match a.checked_div(x) {
+                    Some(q) => q.checked_mul(b)?,
+                    None => 0,
+                }
+            } else {
+                x
+            };
+            HostVal::typed(t.wrap(i128::try_from(r).ok()?), t)
+        }
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
         // `__builtin_clz(num - 1)` in a `constexpr` function ([`super::const_bits`]).
         ExprKind::Call(name, args) if args.len() == 1 && name.starts_with("__builtin_") => Int(

@@ -65,8 +65,12 @@ impl Parser<'_> {
         let is_constexpr = has("constexpr") || has("consteval");
         // A function without `__device__` or `__global__` runs on the host (CUDA C++
         // Programming Guide, "Function Execution Space Specifiers": no specifier is `__host__`);
-        // a kernel's launch in host code may call it (`blocksFor(n, bs)`).
-        let host = !is_constexpr && !f.entry && !has("__device__") && !has("__global__");
+        // a kernel's launch in host code may call it (`blocksFor(n, bs)`); so does one declared
+        // `__host__ __device__` (FlashInfer's `ceil_div`), compiled for both sides.
+        let host = !is_constexpr
+            && !f.entry
+            && (!has("__device__") || has("__host__"))
+            && !has("__global__");
         if is_constexpr || host {
             self.constexpr_fns.insert(
                 f.name.clone(),

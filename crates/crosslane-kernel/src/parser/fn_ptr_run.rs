@@ -559,6 +559,53 @@ pub(super) fn lower_program(program: &mut Program) -> Result<Option<(Span, Strin
     )))
 }
 
+/// Removes each function that takes a kernel's address and that no function of the program
+/// calls: host code choosing a kernel to launch (exllamav2's `fp_rms_norm_kernel
+/// pick_rms_norm_kernel(int bpw) { if (bpw == 1) return rms_norm_kernel<1>; … }`, a function
+/// with no execution space specifier, so `__host__`: CUDA C++ Programming Guide, "Function
+/// Execution Space Specifiers"). Host code's reading follows it (`host_kernel_ptr`); device
+/// code never runs it, so it is no device function. A function device code calls keeps its
+/// body and the error that follows. Returns the removed functions' extents (first and last
+/// line and column), where a type the front end did not know (the picker's return type, a
+/// function pointer typedef) is no error of the program.
+pub(super) fn drop_kernel_pickers(program: &mut Program) -> Vec<((u32, u32), (u32, u32))> {
+    let kernels: HashSet<String> = program
+        .functions
+        .iter()
+        .filter(|f| f.entry)
+        .map(|f| f.name.clone())
+        .collect();
+    let mut called: HashSet<String> = HashSet::new();
+    let mut pickers: HashSet<String> = HashSet::new();
+    for f in &mut program.functions {
+        let mut takes = false;
+        each_expr(&mut f.body, &mut |e| {
+            for x in e.walk() {
+                if let ExprKind::Call(n, a) = &x.kind {
+                    match a.first().map(|y| &y.kind) {
+                        Some(ExprKind::Str(s)) if n == FN_ADDR => takes |= kernels.contains(s),
+                        _ => {
+                            called.insert(n.clone());
+                        }
+                    }
+                }
+            }
+        });
+        if takes && !f.entry {
+            pickers.insert(f.name.clone());
+        }
+    }
+    let mut removed = Vec::new();
+    program.functions.retain(|f| {
+        let drop = pickers.contains(&f.name) && !called.contains(&f.name);
+        if drop {
+            removed.push(((f.span.line, 1), (f.body.end.line, f.body.end.col)));
+        }
+        !drop
+    });
+    removed
+}
+
 /// The rule a function pointer's note cites.
 pub(super) const FN_PTR_RULE: &str = "CUDA C++ Programming Guide, Function Pointers";
 

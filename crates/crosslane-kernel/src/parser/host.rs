@@ -26,13 +26,7 @@ use crate::ast::*;
 use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
-/// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
-pub(super) const LAUNCH_APIS: &[&str] = &[
-    "cudaLaunchKernel",
-    "hipLaunchKernel",
-    "cudaLaunchCooperativeKernel",
-    "hipLaunchCooperativeKernel",
-];
+pub(super) use super::host_launch_api::LAUNCH_APIS;
 
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 1 << 20;
@@ -216,6 +210,9 @@ pub(super) use super::host_state::{DevWrite, HostState, Prior, PtrVal};
 impl Parser<'_> {
     /// A constant host expression over tokens `from..to`.
     pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
+        if let Some(v) = self.alloc_null_value(st, from, to) {
+            return Some(v);
+        }
         let e = match self.host_sizeofs(st, from, to) {
             Some(slice) => self.sub_expr_of(slice)?,
             None => self.sub_expr(from, to)?,
@@ -280,6 +277,7 @@ impl Parser<'_> {
         if is_main {
             self.main_calls.launches = Some(before..self.launches.len());
             self.main_calls.body = Some((open, close));
+            self.main_calls.skips.extend(st.skips.iter().copied());
         }
         let launched = self.launches.len() - before;
         self.diag(
@@ -975,6 +973,8 @@ impl Parser<'_> {
                 | "hipLaunchKernel"
                 | "cudaLaunchCooperativeKernel"
                 | "hipLaunchCooperativeKernel"
+                | "cudaLaunchKernelEx"
+                | "hipLaunchKernelEx"
                     if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
                 {
                     self.host_launch_api(st, name, k);
@@ -1316,6 +1316,7 @@ impl Parser<'_> {
             }
             if let Some((d, Some(offset))) = pointer {
                 Self::alloc_arg(st, &d, offset, &mut arg);
+                arg.fill_scalar = self.host_scalars.get(&arg.fill_from).copied();
                 {
                     let d = &d;
                     // `p.n = 20;` of a struct passed by value: its members' values.

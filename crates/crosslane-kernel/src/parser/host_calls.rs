@@ -85,6 +85,10 @@ pub(super) struct MainCalls {
     pub(super) launches: Option<Range<usize>>,
     /// `main`'s body, its `{` and `}` (token indices), once read.
     pub(super) body: Option<(usize, usize)>,
+    /// The statements `main`'s reading (calls included) did not take (the branch of an `if`
+    /// whose constant condition does not take it): a function named only there is not
+    /// reached.
+    pub(super) skips: Vec<(usize, usize)>,
 }
 
 /// A host function or host function template, for reading its body again at a call.
@@ -664,10 +668,21 @@ impl Parser<'_> {
         // Each name enters `seen` once and each function the work list once, so the loop
         // runs at most once per function, plus `main`.
         while let Some((open, close)) = work.pop() {
-            for t in self.toks.get(open..close).unwrap_or(&[]) {
+            for (i, t) in self.toks.get(open..close).unwrap_or(&[]).iter().enumerate() {
                 let Tok::Ident(n) = &t.tok else {
                     continue;
                 };
+                // A name in a branch that a constant condition does not take where `main` or
+                // a call it makes was read (`if (OP == 3) norm_cuda(…);` with `OP` 0) is no
+                // call that runs.
+                if self
+                    .main_calls
+                    .skips
+                    .iter()
+                    .any(|&(a, b)| (a..b).contains(&(open + i)))
+                {
+                    continue;
+                }
                 let Some(fns) = by_base.get(n.as_str()) else {
                     continue;
                 };
@@ -959,6 +974,9 @@ impl Parser<'_> {
             // A structured binding's call ([`super::host_bind`]).
             self.bind_parts = self.returned_parts(&inner, f.open, f.close);
         }
+        if self.main_calls.reading {
+            self.main_calls.skips.extend(inner.skips.iter().copied());
+        }
         for (p, old) in saved_scalars.into_iter().rev() {
             match old {
                 Some(s) => self.host_scalars.insert(p, s),
@@ -978,6 +996,10 @@ impl Parser<'_> {
         }
         if let Some(st) = caller {
             st.steps = inner.steps;
+            // Reference parameters: the caller's variables they bind ([`super::host_ref_out`]).
+            let refs = self.host_ref_params(f.open);
+            let names: Vec<&str> = site.args.iter().map(|a| a.name.as_str()).collect();
+            Self::host_ref_out(st, &inner, &f.params, &refs, &names, &site.name);
             // A host array the callee filled through its parameter (`ConstantInit(h_A, n,
             // 1.0f)`): the caller's array holds those cells after the call (C++17
             // [expr.call]/4: the parameter points at the caller's array). A member's cells

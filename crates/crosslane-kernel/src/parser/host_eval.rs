@@ -918,10 +918,15 @@ impl Parser<'_> {
                 st.skips.push((then_end, end));
             }
             Some(c + 1)
-        } else if then_end < end {
-            Some(then_end + 1)
         } else {
-            Some(end)
+            // The branch not taken, kept so that a function named only there is not counted
+            // as reached from `main` (`host_calls::reached_from_main`).
+            st.skips.push((c + 1, then_end.min(end)));
+            if then_end < end {
+                Some(then_end + 1)
+            } else {
+                Some(end)
+            }
         }
     }
 }

@@ -48,6 +48,19 @@ impl Parser<'_> {
         if let Some(c) = chosen {
             at = c;
         }
+        // `fp_kernel k = pick_kernel(n);`: the kernel the function returns for these arguments.
+        let picked = if chosen.is_none()
+            && matches!(toks.get(at + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+            && self.closing(at + 1) == Some(end - 1)
+        {
+            self.host_kernel_pick(st, at, end - 1)
+        } else {
+            None
+        };
+        let chosen = chosen.or(picked);
+        if let Some(c) = picked {
+            at = c;
+        }
         let Some(Tok::Ident(kernel)) = toks.get(at).map(|t| &t.tok) else {
             return None;
         };
@@ -90,6 +103,92 @@ impl Parser<'_> {
         }
         st.kernel_vars.insert(name, at);
         Some(end + 1)
+    }
+
+    /// `f(args)` at `at` (its `)` at `rp`), `f` a function of the source whose body chooses a
+    /// kernel by its parameters: exllamav2's `fp_rms_norm_kernel pick_rms_norm_kernel(const
+    /// int blocks_per_warp) { if (blocks_per_warp == 1) return rms_norm_kernel<1>; … return
+    /// NULL; }`. The body's statements are read in order with the parameters bound to the
+    /// arguments' values (C++17 [expr.call]/4): an `if (COND) return K;` whose condition holds,
+    /// or a `return K;`, gives the position of the kernel's name `K` (a kernel or a kernel
+    /// template's instance); a condition with no constant value, a `return` of anything else
+    /// or another statement gives `None`. Bounded by the body's tokens.
+    fn host_kernel_pick(&mut self, st: &HostState, at: usize, rp: usize) -> Option<usize> {
+        let toks = self.toks;
+        let Tok::Ident(f) = &toks[at].tok else {
+            return None;
+        };
+        if self.is_kernel_name(f) {
+            return None;
+        }
+        // The definition: `f ( … ) {` at file scope.
+        let def = (0..toks.len()).take(MAX_SCAN).find(|&i| {
+            i != at
+                && matches!(&toks[i].tok, Tok::Ident(n) if n == f)
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+                && self
+                    .closing(i + 1)
+                    .and_then(|c| toks.get(c + 1))
+                    .is_some_and(|t| matches!(t.tok, Tok::Punct("{")))
+        })?;
+        let params_close = self.closing(def + 1)?;
+        let open = params_close + 1;
+        let close = self.closing(open)?;
+        let params = super::host::param_names(&toks[def + 2..params_close]);
+        let args = super::host::split_commas(toks, at + 2, rp);
+        if params.len() != args.len() {
+            return None;
+        }
+        let mut inner = HostState {
+            env: st.env.clone(),
+            ..HostState::default()
+        };
+        for (p, (a, b)) in params.iter().zip(args) {
+            let v = self.host_value(st, a, b)?;
+            inner.env.insert(p.clone(), v);
+        }
+        // The kernel a `return` names: `[&]K[<…>] ;` from `r` (the `return`) to `semi`.
+        let kernel_at = |this: &Self, r: usize, semi: usize| -> Option<usize> {
+            let mut k = r + 1;
+            if matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Punct("&"))) {
+                k += 1;
+            }
+            let Tok::Ident(n) = &toks.get(k)?.tok else {
+                return None;
+            };
+            let whole = k + 1 == semi
+                || (matches!(toks[k + 1].tok, Tok::Punct("<"))
+                    && matches!(toks[semi - 1].tok, Tok::Punct(">" | ">>")));
+            (whole && this.is_kernel_name(n)).then_some(k)
+        };
+        let mut k = open + 1;
+        while k < close {
+            match &toks[k].tok {
+                Tok::Ident(w) if w == "if" => {
+                    let lp = k + 1;
+                    let c = self.closing(lp).filter(|&c| c < close)?;
+                    if !matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Ident(w)) if w == "return")
+                    {
+                        return None;
+                    }
+                    let semi = (c + 2..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
+                    let v = self
+                        .host_value(&inner, lp + 1, c)
+                        .and_then(super::const_eval::HostVal::int)?;
+                    if v != 0 {
+                        return kernel_at(self, c + 1, semi);
+                    }
+                    k = semi + 1;
+                }
+                Tok::Ident(w) if w == "return" => {
+                    let semi = (k + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
+                    return kernel_at(self, k, semi);
+                }
+                Tok::Punct(";") => k += 1,
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// The kernel launched through function pointer variable `var` with launch arguments

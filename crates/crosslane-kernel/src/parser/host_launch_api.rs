@@ -17,10 +17,24 @@ use crate::ast::Span;
 use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
+/// The runtime launch calls read like `<<<…>>>` (`host_launch_api`; the `…Ex` forms by
+/// `host_launch_ex`).
+pub(super) const LAUNCH_APIS: &[&str] = &[
+    "cudaLaunchKernel",
+    "hipLaunchKernel",
+    "cudaLaunchCooperativeKernel",
+    "hipLaunchCooperativeKernel",
+    "cudaLaunchKernelEx",
+    "hipLaunchKernelEx",
+];
+
 impl Parser<'_> {
     /// `cudaLaunchKernel((void*)k, grid, block, args, shared, stream)` (or one of
     /// `host::LAUNCH_APIS`) at `k`, its `(` at `k + 1`: recorded as a launch.
     pub(super) fn host_launch_api(&mut self, st: &mut HostState, call: &str, k: usize) {
+        if call.ends_with("KernelEx") {
+            return self.host_launch_ex(st, k);
+        }
         let toks = self.toks;
         let Some(c) = self.closing(k + 1) else { return };
         let parts = split_commas(toks, k + 2, c);

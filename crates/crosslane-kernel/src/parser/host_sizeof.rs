@@ -40,7 +40,12 @@ impl Parser<'_> {
             return;
         }
         // The declaration's type: its words before the first declarator's `*`, or before its
-        // name.
+        // name; a storage class (`static float h[N];`) is no part of it ([dcl.stc]).
+        let mut k = k;
+        while matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Ident(w)) if matches!(w.as_str(), "static" | "thread_local" | "extern"))
+        {
+            k += 1;
+        }
         let mut end = k;
         while end < toks.len() && matches!(toks[end].tok, Tok::Ident(_) | Tok::Punct("::")) {
             end += 1;

@@ -110,11 +110,27 @@ impl Parser<'_> {
                 Some(Tok::Punct("(" | "[" | "{")) => {
                     let c = self.closing(i).filter(|&c| c < shut)?;
                     let inner = &toks[i..c];
-                    // A `break` in a nested statement may leave the switch or not: not read.
-                    if inner
-                        .iter()
-                        .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "break" || w == "continue"))
-                    {
+                    let jumps = |ts: &[crate::lexer::Token]| {
+                        ts.iter().any(
+                            |t| matches!(&t.tok, Tok::Ident(w) if w == "break" || w == "continue"),
+                        )
+                    };
+                    // `case 4: { …; break; }` (FlashInfer's `DISPATCH_ALIGNED_VEC_SIZE`): a
+                    // block statement whose last statement is `break;` and which holds no other
+                    // jump leaves the switch there ([stmt.block]: its statements run in order).
+                    let block = matches!(tok(i), Some(Tok::Punct("{")))
+                        && matches!(
+                            i.checked_sub(1).and_then(tok),
+                            Some(Tok::Punct(";" | ":" | "{" | "}"))
+                        );
+                    let last_break = c >= i + 3
+                        && matches!(tok(c - 2), Some(Tok::Ident(w)) if w == "break")
+                        && matches!(tok(c - 1), Some(Tok::Punct(";")))
+                        && matches!(tok(c - 3), Some(Tok::Punct(";" | "}" | "{")));
+                    if block && last_break && !jumps(&toks[i..c - 2]) {
+                        breaks.push(c - 2);
+                    } else if jumps(inner) {
+                        // A `break` in a nested statement may leave the switch or not: not read.
                         nested_breaks.push(i);
                     }
                     i = c + 1;

@@ -154,6 +154,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipLaunchKernel",
     "cudaLaunchCooperativeKernel",
     "hipLaunchCooperativeKernel",
+    "cudaLaunchKernelEx",
+    "hipLaunchKernelEx",
     "cudaMemset",
     "hipMemset",
     "cudaMemsetAsync",

@@ -110,6 +110,9 @@ impl Parser<'_> {
         if self.out_of_class_member()? {
             return Ok(true);
         }
+        if self.spec_member_def()? {
+            return Ok(true);
+        }
         if self.skip_namespace_line() {
             return Ok(true);
         }
@@ -463,7 +466,17 @@ impl Parser<'_> {
                 if name != "main" {
                     let params = host::param_names(&self.toks[open_params + 1..close_params]);
                     if host::fills_param(&self.toks[at..close], &params) {
-                        self.record_fill_helper(&name, params, (at, close));
+                        self.record_fill_helper(&name, params.clone(), (at, close));
+                    }
+                    // `void init_fastdiv_values(uint32_t d, uint32_t& mp, uint32_t& L)`: a
+                    // plain (so host, CUDA C++ Programming Guide, "Function Execution Space
+                    // Specifiers") function that sets its caller's scalars through reference
+                    // parameters: host code's calls of it are read ([`super::host_ref_out`]).
+                    if !self.host_fns.contains_key(&name)
+                        && self.host_ref_params(at).into_iter().any(|r| r)
+                    {
+                        let before = self.launches.len();
+                        self.record_host_fn(&name, params, Vec::new(), (at, close), before);
                     }
                 }
             }

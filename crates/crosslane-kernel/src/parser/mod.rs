@@ -131,6 +131,7 @@ mod host_kernel_choice;
 mod host_kernel_ptr;
 mod host_lambda;
 mod host_launch_api;
+mod host_launch_ex;
 mod host_loop_launch;
 mod host_math;
 mod host_mem;
@@ -141,6 +142,7 @@ mod host_ptr;
 mod host_ptr_step;
 mod host_range_for;
 mod host_recur;
+mod host_ref_out;
 mod host_sizeof;
 mod host_slice;
 mod host_state;
@@ -161,6 +163,7 @@ mod lib_functors;
 mod lib_helpers;
 mod limits;
 mod local_ref;
+mod member_splice;
 mod member_templates;
 mod member_types;
 mod memcpy;
@@ -512,6 +515,15 @@ fn parse_preprocessed_at(
     // Before the tables become parameters, which would hide the scalars' names.
     device_vars::rewrite_scalars(&mut program);
     items::add_constant_params(&mut program);
+    for (from, to) in fn_ptr_run::drop_kernel_pickers(&mut program) {
+        p.diags.retain(|d| {
+            let at = (d.line, d.col);
+            !(d.level == Level::Error
+                && d.message.starts_with("unknown type `")
+                && from <= at
+                && at <= to)
+        });
+    }
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
         p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
     }

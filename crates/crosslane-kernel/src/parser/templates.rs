@@ -143,6 +143,12 @@ impl Template {
         &self.params
     }
 
+    /// The template's tokens, for a member defined outside the class to take its
+    /// declaration's place ([`super::member_splice`]).
+    pub(super) fn tokens_mut(&mut self) -> &mut Vec<Token> {
+        &mut self.tokens
+    }
+
     /// The function's parameter count (one deduction slot per function parameter).
     pub(super) fn arity(&self) -> usize {
         self.deduce_from.len()
@@ -345,6 +351,10 @@ impl Parser<'_> {
             self.class_templates
                 .insert(name, Template::class(params, tokens));
             self.pos = end + 1;
+            return Ok(());
+        }
+        // A class template's member defined outside the class ([`super::member_splice`]).
+        if self.template_member_def(&params)? {
             return Ok(());
         }
         // The function: up to its body's closing brace (or a `;` for a declaration).
