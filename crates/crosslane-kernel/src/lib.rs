@@ -37,6 +37,7 @@ pub mod bidi;
 pub mod budget;
 pub mod builtins;
 mod compile;
+mod compile_refs;
 pub mod contract;
 pub mod diaglog;
 pub mod dialect_guess;

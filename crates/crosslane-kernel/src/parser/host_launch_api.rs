@@ -11,7 +11,8 @@
 //! still read for its grid and block, and says that its arguments are not set from it.
 
 use super::const_eval::HostVal;
-use super::host::{split_commas, HostState};
+use super::host_state::HostState;
+use super::host_text::{source_text, split_commas};
 use super::Parser;
 use crate::ast::Span;
 use crate::lexer::{Tok, Token};
@@ -30,7 +31,7 @@ pub(super) const LAUNCH_APIS: &[&str] = &[
 
 impl Parser<'_> {
     /// `cudaLaunchKernel((void*)k, grid, block, args, shared, stream)` (or one of
-    /// `host::LAUNCH_APIS`) at `k`, its `(` at `k + 1`: recorded as a launch.
+    /// [`LAUNCH_APIS`]) at `k`, its `(` at `k + 1`: recorded as a launch.
     pub(super) fn host_launch_api(&mut self, st: &mut HostState, call: &str, k: usize) {
         if call.ends_with("KernelEx") {
             return self.host_launch_ex(st, k);
@@ -95,7 +96,7 @@ impl Parser<'_> {
                      declared as a list of addresses, `void* args[] = {{&a, &b}};`): the \
                      kernel's parameters are not set from this launch; set them (CLI: --arg \
                      NAME=VALUE, --buffer NAME=FILL)",
-                    super::host::source_text(&toks[aa..ab])
+                    source_text(&toks[aa..ab])
                 ),
                 "CUDA Runtime API, cudaLaunchKernel",
             );

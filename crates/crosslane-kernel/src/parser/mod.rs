@@ -186,6 +186,7 @@ mod rocprim_prelude;
 mod rocprim_shuffle;
 mod scopes;
 mod sfinae;
+mod sizeof_op;
 mod std_constants;
 mod std_fns;
 mod std_functional;

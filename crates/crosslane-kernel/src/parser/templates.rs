@@ -735,45 +735,6 @@ impl Parser<'_> {
         Ok(super::targs::value_arg(v, self.expr_type(&e)))
     }
 
-    /// The qualified name at the position (`thrust::pair`, `torch::headeronly::Half`) when it
-    /// has a `::` and names nothing the source declares (no struct, class template, alias,
-    /// variable, function or enumerator of that full name or of its last part): a name from
-    /// a header crosslane does not read. The position is kept.
-    fn undeclared_qualified_name(&self) -> Option<String> {
-        let mut k = 0;
-        let mut parts = Vec::new();
-        while let Tok::Ident(w) = self.peek(k) {
-            parts.push(w.clone());
-            if !matches!(self.peek(k + 1), Tok::Punct("::")) {
-                break;
-            }
-            k += 2;
-        }
-        // The namespaces whose names crosslane knows without their headers.
-        const KNOWN_NS: &[&str] = &[
-            "std",
-            "cub",
-            "hipcub",
-            "cuda",
-            "cooperative_groups",
-            "nvcuda",
-        ];
-        if parts.len() < 2 || KNOWN_NS.contains(&parts[0].as_str()) {
-            return None;
-        }
-        let full = parts.join("::");
-        let last = parts.last()?;
-        let known = |n: &str| {
-            self.structs.contains_key(n)
-                || self.class_templates.contains_key(n)
-                || self.aliases.contains_key(n)
-                || self.templates.contains_key(n)
-                || self.fn_types.contains_key(n)
-                || self.var_type(n).is_some()
-        };
-        (!known(&full) && !known(last)).then_some(full)
-    }
-
     /// Closes a template argument list: a `>`, or the first half of a `>>` whose second
     /// half closes the enclosing list ([temp.names]/3: C++11 reads `A<B<C>>` so).
     pub(super) fn close_angle(&mut self) -> bool {
