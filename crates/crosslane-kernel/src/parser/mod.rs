@@ -123,6 +123,7 @@ mod host_fill_call;
 mod host_fill_loop;
 mod host_fn_spec;
 mod host_for_each;
+mod host_for_scope;
 mod host_items;
 mod host_kernel_choice;
 mod host_kernel_ptr;

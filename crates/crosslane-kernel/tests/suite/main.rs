@@ -11,6 +11,7 @@ mod kernel_amd_shapes;
 mod kernel_amd_shapes2;
 mod kernel_amd_shapes3;
 mod kernel_amd_shapes4;
+mod kernel_amd_shapes5;
 mod kernel_amdgcn_dot;
 mod kernel_amdgcn_fp8;
 mod kernel_amdgcn_ids;
