@@ -108,3 +108,86 @@ int main() {
     assert_eq!(out.len(), 20);
     assert_eq!(out[..10], vec![Some(10); 10][..]);
 }
+
+/// hip-tests' split-barrier shape: a block writes, arrives, one thread fills shared memory
+/// between the arrival and the wait, and every thread reads that memory after the wait.
+/// Python: [2 * (i + 1) + (i + 1) for i in range(32)] == [3 * (i + 1) for i in range(32)]
+#[test]
+fn thread_block_split_barrier_waits_for_the_whole_block() {
+    let src = "\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+#include <utility>
+namespace cg = cooperative_groups;
+__global__ void split(float* out, const float* in) {
+  __shared__ float mid[32];
+  unsigned t = threadIdx.x;
+  cg::thread_block b = cg::this_thread_block();
+  out[t] = in[t] * 2.0f;
+  auto token = b.barrier_arrive();
+  if (t == 0) { for (int j = 0; j < 32; ++j) mid[j] = in[j]; }
+  b.barrier_wait(std::move(token));
+  out[t] += mid[t];
+}
+int main() {
+  float h[32];
+  for (int i = 0; i < 32; ++i) h[i] = i + 1;
+  float *d_in, *d_out;
+  hipMalloc(&d_in, 32 * sizeof(float));
+  hipMalloc(&d_out, 32 * sizeof(float));
+  hipMemcpy(d_in, h, 32 * sizeof(float), hipMemcpyHostToDevice);
+  split<<<1, 32>>>(d_out, d_in);
+}";
+    let t = run_finished(src, hip(64));
+    no_errors(&t);
+    let want: Vec<Option<i128>> = (0..32).map(|i| Some(3 * (i + 1))).collect();
+    let got: Vec<Option<i128>> = crate::support::floats(&t, "out")
+        .into_iter()
+        .map(|v| v.map(|f| f as i128))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// rocm-examples' double-buffered tile shape: `cg::memcpy_async` of the next tile into the
+/// other shared buffer, completed by the block's barrier (HIP has no `cg::wait`).
+/// Python: [2 * i + 1 for i in range(4 * 64)]
+#[test]
+fn hip_group_copy_is_complete_after_the_blocks_barrier() {
+    let src = "\
+#include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
+#include <hip/cooperative_groups/memcpy_async.h>
+namespace cg = cooperative_groups;
+constexpr unsigned T = 64;
+__global__ void tiles(const float* in, float* out) {
+  cg::thread_block b = cg::this_thread_block();
+  __shared__ float buf[2][T];
+  unsigned r = b.thread_rank();
+  cg::memcpy_async(b, buf[0], in, T * sizeof(float));
+  b.sync();
+  for (unsigned t = 0; t < 4; ++t) {
+    if (t + 1 < 4) cg::memcpy_async(b, buf[(t + 1) & 1u], in + (t + 1) * T, T * sizeof(float));
+    auto tok = b.barrier_arrive();
+    out[t * T + r] = 2.0f * buf[t & 1u][r] + 1.0f;
+    b.barrier_wait(std::move(tok));
+  }
+}
+int main() {
+  float h[4 * T];
+  for (unsigned i = 0; i < 4 * T; ++i) h[i] = (float)i;
+  float *d_in, *d_out;
+  hipMalloc(&d_in, sizeof(h));
+  hipMalloc(&d_out, sizeof(h));
+  hipMemcpy(d_in, h, sizeof(h), hipMemcpyHostToDevice);
+  tiles<<<1, T>>>(d_in, d_out);
+}";
+    for lanes in [64, 32] {
+        let t = run_finished(src, hip(lanes));
+        no_errors(&t);
+        let got = crate::support::floats(&t, "out");
+        let want: Vec<Option<f64>> = (0..4 * 64)
+            .map(|i| Some(2.0 * f64::from(i) + 1.0))
+            .collect();
+        assert_eq!(got, want, "{lanes} lanes");
+    }
+}
