@@ -191,3 +191,38 @@ int main() {
         assert_eq!(got, want, "{lanes} lanes");
     }
 }
+
+/// HIP's first launch interface (old hip-tests `deviceLib` programs): the kernel's first
+/// parameter is `hipLaunchParm lp`, launched with `hipLaunchKernel(k, grid, block, shmem,
+/// stream, args…)`; the pre-ROCm-4 headers pass the launch parameter first.
+/// Python (wave64, 128 threads): [int(any(t != 70 for t in range(w * 64, w * 64 + 64)))
+///   for w in range(2)] == [1, 1]; all: [int(all(t != 70 for t in range(w * 64, w * 64 + 64)))
+///   for w in range(2)] == [1, 0]
+#[test]
+fn hip_launch_parm_kernels_launch_through_hip_launch_kernel() {
+    let src = "\
+#include <hip/hip_runtime.h>
+__global__ void vote(hipLaunchParm lp, int* any_out, int* all_out, int shift) {
+  int tid = hipThreadIdx_x + hipBlockIdx_x * hipBlockDim_x;
+  if ((hipThreadIdx_x & 63) == 0) {
+    any_out[hipThreadIdx_x >> shift] = 0;
+  }
+  int a = __any(tid - 70);
+  int b = __all(tid - 70);
+  if ((hipThreadIdx_x & 63) == 0) {
+    any_out[hipThreadIdx_x >> shift] = a;
+    all_out[hipThreadIdx_x >> shift] = b;
+  }
+}
+int main() {
+  int *d_any, *d_all;
+  hipMalloc((void**)&d_any, 2 * sizeof(int));
+  hipMalloc((void**)&d_all, 2 * sizeof(int));
+  hipLaunchKernel(vote, dim3(1), dim3(128), 0, 0, d_any, d_all, 6);
+  return 0;
+}";
+    let t = run_finished(src, hip(64));
+    no_errors(&t);
+    assert_eq!(ints(&t, "any_out"), vec![Some(1), Some(1)]);
+    assert_eq!(ints(&t, "all_out"), vec![Some(1), Some(0)]);
+}
