@@ -226,3 +226,29 @@ int main() {
     assert_eq!(ints(&t, "any_out"), vec![Some(1), Some(1)]);
     assert_eq!(ints(&t, "all_out"), vec![Some(1), Some(0)]);
 }
+
+/// A host function evaluated for a launch argument: its loop's `int i` hides the function's
+/// own `i` only within the loop ([stmt.for]/1), and a block's declaration likewise
+/// ([basic.scope.block]/1). Python: i = 3; s = sum(range(4)); j = 7; i * 100 + s + j == 313
+#[test]
+fn a_host_helpers_loop_variable_does_not_leak_into_its_return_value() {
+    let src = "\
+#include <hip/hip_runtime.h>
+__global__ void k(int* out, int n) { out[threadIdx.x] = n; }
+int pick() {
+  int i = 3;
+  int s = 0;
+  int j = 7;
+  for (int i = 0; i < 4; i++) { s += i; }
+  { int j = 100; s += 0 * j; }
+  return i * 100 + s + j;
+}
+int main() {
+  int* d;
+  hipMalloc(&d, 32 * sizeof(int));
+  hipLaunchKernelGGL(k, 1, 32, 0, 0, d, pick());
+}";
+    let t = run_finished(src, hip(32));
+    no_errors(&t);
+    assert_eq!(ints(&t, "out"), vec![Some(313); 32]);
+}
