@@ -782,7 +782,7 @@ fn note_hidden(st: &Stmt, env: &HashMap<String, HostVal>, hidden: &mut Vec<(Stri
         for d in decls {
             if let Some(v) = env.get(&d.name) {
                 if !hidden.iter().any(|(n, _)| *n == d.name) {
-                    hidden.push((d.name.clone(), v.clone()));
+                    hidden.push((d.name.clone(), *v));
                 }
             }
         }
