@@ -27,6 +27,13 @@ const COPY: &str = "__cg_memcpy_async";
 /// barrier's `arrive_and_wait` completes every copy, and a pipeline's `producer_commit()`
 /// closes the stage's batch (`barrier_header.rs`).
 const COPY_UNCOMMITTED: &str = "__cg_memcpy_async_uncommitted";
+/// HIP's `cg::memcpy_async(group, dst, src, bytes)` (`hip/cooperative_groups/memcpy_async.h`):
+/// the group's threads copy their shares at the call, with no wait handle of its own (HIP has
+/// no `cg::wait`): a later barrier of the group (`sync()`, `barrier_wait`) makes the copy
+/// visible to the whole group, as ROCm's `cooperative_groups_double_buffered_tile` example
+/// states ("its completion must be enforced by a following group barrier"). Nothing is marked
+/// pending; a read by another thread before that barrier is an ordinary race.
+const COPY_HIP: &str = "__cg_memcpy_hip";
 
 impl Parser<'_> {
     /// `memcpy_async`, `wait` or `wait_prior` after `cg::`; `None` for any other name.
@@ -245,14 +252,20 @@ impl Parser<'_> {
     /// `bytes / sizeof(T)`, marking each not yet complete, then commits the batch (module
     /// comment).
     fn cg_copy_fn(&mut self, elem: ValTy, commit: bool, at: Span) -> String {
-        let base = if commit { COPY } else { COPY_UNCOMMITTED };
+        let plain = self.hip && commit;
+        let base = match (plain, commit) {
+            (true, _) => COPY_HIP,
+            (false, true) => COPY,
+            (false, false) => COPY_UNCOMMITTED,
+        };
         let fname = mangle(base, &[TArg::Type(elem)]);
         if self.fn_types.contains_key(&fname) {
             return fname;
         }
         // `sizeof(T)` as the parser reads it for a value type.
         let size = u64::from(elem.scalar.bits().max(8) / 8) * u64::from(elem.lanes);
-        self.cg_push_copy_fn(&fname, size, &[("d".into(), "s".into(), elem)], commit, at);
+        let arrays = [("d".into(), "s".into(), elem)];
+        self.cg_push_copy_fn(&fname, size, &arrays, (commit, plain), at);
         fname
     }
 
@@ -268,7 +281,12 @@ impl Parser<'_> {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
-        let base = if commit { COPY } else { COPY_UNCOMMITTED };
+        let plain = self.hip && commit;
+        let base = match (plain, commit) {
+            (true, _) => COPY_HIP,
+            (false, true) => COPY,
+            (false, false) => COPY_UNCOMMITTED,
+        };
         let fname = format!("{base}_struct_{tag}");
         if self.fn_types.contains_key(&fname) {
             return Ok(fname);
@@ -294,7 +312,7 @@ impl Parser<'_> {
             }
         }
         let whole = self.struct_size(record, at)?;
-        self.cg_push_copy_fn(&fname, whole, &arrays, commit, at);
+        self.cg_push_copy_fn(&fname, whole, &arrays, (commit, plain), at);
         Ok(fname)
     }
 
@@ -302,13 +320,14 @@ impl Parser<'_> {
     /// the copy both [`Parser::cg_copy_fn`] and [`Parser::cg_copy_struct_fn`] call: over
     /// `arrays` (each a destination and a source array and their element type), thread `r` of
     /// `n` copies elements `r`, `r + n`, … below `bytes / whole`, each array's element copied
-    /// and marked not yet complete, then commits the batch (module comment).
+    /// and marked not yet complete, then commits the batch (module comment). `plain`: HIP's
+    /// copy ([`COPY_HIP`]), each element copied at the call, nothing marked or committed.
     fn cg_push_copy_fn(
         &mut self,
         fname: &str,
         whole: u64,
         arrays: &[(String, String, ValTy)],
-        commit: bool,
+        (commit, plain): (bool, bool),
         at: Span,
     ) {
         let (u64_ty, u32_ty) = (
@@ -336,6 +355,9 @@ impl Parser<'_> {
             let from = b.node(ExprKind::Index(Box::new(s), Box::new(i)));
             let copy = b.assign(None, to, from);
             inner.push(b.expr_stmt(copy));
+            if plain {
+                continue;
+            }
             let (d, i) = (b.ident(dst), b.ident("i"));
             let cell = b.bin(BinOp::Add, d, i);
             let t = b.node(ExprKind::SizeOf(size));
@@ -347,7 +369,7 @@ impl Parser<'_> {
         let each = b.for_(init, cond, next, inner);
         // `commit();` (not for a copy a pipeline's `producer_commit()` commits)
         let mut stmts = vec![each];
-        if commit {
+        if commit && !plain {
             let c = b.call(crate::machine::async_copy::ASYNC_COMMIT, Vec::new());
             stmts.push(b.expr_stmt(c));
         }

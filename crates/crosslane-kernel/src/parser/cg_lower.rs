@@ -338,6 +338,19 @@ impl Parser<'_> {
                 self.cub_pending.clear();
                 Ok(self.e_call(at, "__syncthreads", Vec::new()))
             }
+            // The split barrier (CUDA C++ Programming Guide, Cooperative Groups, "thread_block":
+            // `barrier_arrive()` returns an `arrival_token`, `barrier_wait(token&&)` waits for
+            // every thread of the block to have arrived; HIP's `thread_block` the same,
+            // `amd_hip_cooperative_groups.h`, whose `barrier_wait` is the work-group barrier
+            // with its acquire fence). Arriving blocks no thread, so it lowers to its token (a
+            // value nothing reads), and the wait to the block's barrier, where every write a
+            // thread made before it is visible to the block after it (ROCm hip-tests'
+            // `Unit_coop_thread_block_split_barrier` relies on that for a write between the two).
+            (Group::Block, "barrier_arrive") => Ok(self.e_int(at, 0)),
+            (Group::Block, "barrier_wait") => {
+                self.cub_pending.clear();
+                Ok(self.e_call(at, "__syncthreads", Vec::new()))
+            }
             (Group::Any, _) => self.any_op(&mask, f, at),
             (Group::DynTile, _) => self.dyn_tile_op(mask, f, at),
             (Group::Grid, _) => self.grid_op(f, at),
@@ -351,8 +364,9 @@ impl Parser<'_> {
                 at,
                 format!(
                     "cooperative groups: `{f}` on a thread block is not supported here \
-                     (thread_rank, size, num_threads, sync, group_index, thread_index, \
-                     dim_threads; partition it with tiled_partition for shuffles and votes)"
+                     (thread_rank, size, num_threads, sync, barrier_arrive, barrier_wait, \
+                     group_index, thread_index, dim_threads; partition it with tiled_partition \
+                     for shuffles and votes)"
                 ),
             ),
         }
@@ -419,12 +433,17 @@ impl Parser<'_> {
             // `gridDim` as `dim3` values (Programming Guide, "Grid Group").
             "block_index" => Ok(self.e_geometry(at, "blockIdx")),
             "dim_blocks" | "group_dim" => Ok(self.e_geometry(at, "gridDim")),
+            // The grid's split barrier (CUDA C++ Programming Guide, Cooperative Groups,
+            // "grid_group": `barrier_arrive` / `barrier_wait`, HIP's `grid_group` the same):
+            // the token is a value nothing reads; the wait is the grid's barrier.
+            "barrier_arrive" => Ok(self.e_int(at, 0)),
+            "barrier_wait" => Ok(self.e_call(at, GRID_SYNC, Vec::new())),
             _ => Self::refuse(
                 at,
                 format!(
                     "cooperative groups: `{f}` on a grid_group is not supported here \
                      (thread_rank, size, num_threads, num_blocks, block_rank, block_index, \
-                     dim_blocks, group_dim, is_valid)"
+                     dim_blocks, group_dim, is_valid, sync, barrier_arrive, barrier_wait)"
                 ),
             ),
         }

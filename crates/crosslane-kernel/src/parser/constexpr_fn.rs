@@ -409,16 +409,20 @@ impl Parser<'_> {
         match &s.kind {
             StmtKind::Return(Some(e)) => Some(Flow::Return(self.fold_val(e, env, depth, steps)?)),
             StmtKind::Block(list) => {
-                // A block's locals end with it.
+                // A block's locals end with it; an outer name one hides keeps its value
+                // ([basic.scope.block]/1).
                 let outer: Vec<String> = env.keys().cloned().collect();
+                let mut hidden = Vec::new();
                 let mut flow = Flow::Next;
                 for st in list {
+                    note_hidden(st, env, &mut hidden);
                     flow = self.exec_const(st, env, depth, steps)?;
                     if !matches!(flow, Flow::Next) {
                         break;
                     }
                 }
                 env.retain(|k, _| outer.contains(k));
+                restore_hidden(env, hidden);
                 Some(flow)
             }
             StmtKind::If(c, t, e) => {
@@ -482,9 +486,12 @@ impl Parser<'_> {
         depth: u32,
         steps: &mut u32,
     ) -> Option<Flow> {
-        // The loop's own locals (`for (int i …)`) end with it.
+        // The loop's own locals (`for (int i …)`) end with it; an outer `i` it hides keeps its
+        // value ([stmt.for]/1).
         let outer: Vec<String> = env.keys().cloned().collect();
+        let mut hidden = Vec::new();
         if let Some(i) = init {
+            note_hidden(i, env, &mut hidden);
             self.exec_const(i, env, depth, steps)?;
         }
         let mut first = true;
@@ -513,6 +520,7 @@ impl Parser<'_> {
             }
         };
         env.retain(|k, _| outer.contains(k));
+        restore_hidden(env, hidden);
         Some(flow)
     }
 
@@ -778,5 +786,26 @@ impl Parser<'_> {
                 at,
             )
         })
+    }
+}
+
+/// Before declaration statement `st` runs: the value each name it declares has now in `env`
+/// (an outer name the declaration hides), once per name.
+fn note_hidden(st: &Stmt, env: &HashMap<String, HostVal>, hidden: &mut Vec<(String, HostVal)>) {
+    if let StmtKind::Decl(_, decls) = &st.kind {
+        for d in decls {
+            if let Some(v) = env.get(&d.name) {
+                if !hidden.iter().any(|(n, _)| *n == d.name) {
+                    hidden.push((d.name.clone(), *v));
+                }
+            }
+        }
+    }
+}
+
+/// Puts back the outer values [`note_hidden`] recorded: the hiding declarations' scope ended.
+fn restore_hidden(env: &mut HashMap<String, HostVal>, hidden: Vec<(String, HostVal)>) {
+    for (n, v) in hidden {
+        env.insert(n, v);
     }
 }

@@ -992,18 +992,11 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "for" => {
-                    if let Some(next) = self
-                        .host_range_for(st, k)
-                        .or_else(|| self.host_nested_fill(st, k))
-                        .or_else(|| self.host_fill_loop(st, k))
-                    {
-                        return next;
-                    }
-                    let (after, read) = self.host_for(st, k, close);
-                    if read {
-                        return after;
-                    }
-                    return self.host_loop(st, k, close).unwrap_or(after);
+                    // The names the loop declares end with it (`host_for_scope`).
+                    let saved = self.for_scope_save(st, k);
+                    let next = self.host_for_stmt(st, k, close);
+                    Self::for_scope_restore(st, saved);
+                    return next;
                 }
                 // `std::fill_n(…)`, `memset(…)`: a fill by a library call.
                 "std"
@@ -1035,7 +1028,7 @@ impl Parser<'_> {
     /// different arrays): records each array's values. Returns where the next statement starts, and whether the loop was
     /// read (a fill, or a launch in its body: the body is then read once); any other loop is
     /// left to `host_loop`.
-    fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> (usize, bool) {
+    pub(super) fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> (usize, bool) {
         let toks = self.toks;
         let Some(head_close) = self.closing(k + 1) else {
             return (close, false);

@@ -97,6 +97,41 @@ impl Parser<'_> {
                 k += 5;
                 continue;
             }
+            // `__crosslane_extent(h)`, the bound the range-for rewrite (`range_for`) reads, of a
+            // host array or vector whose length is known: that length (C++17 [stmt.ranged]/1.3:
+            // an array's bound, a container's `end() - begin()`, its `size()`), so `for (auto i
+            // : sizes)` over `std::vector<unsigned> sizes = {1, 2, 3};` or `int s[] = {…};`
+            // iterates as host code does.
+            let extent = match (
+                word(&toks[k]),
+                toks.get(k + 1).map(|t| &t.tok),
+                toks.get(k + 2).and_then(word),
+                toks.get(k + 3).map(|t| &t.tok),
+            ) {
+                (
+                    Some(super::range_for::EXTENT),
+                    Some(Tok::Punct("(")),
+                    Some(h),
+                    Some(Tok::Punct(")")),
+                ) if !st.unknown.contains_key(h) => {
+                    st.arrays.get(h).and_then(|&n| u64::try_from(n).ok())
+                }
+                _ => None,
+            };
+            if let Some(n) = extent {
+                out.push(Token {
+                    tok: Tok::Int {
+                        value: n,
+                        unsigned: true,
+                        long: true,
+                    },
+                    end: toks[k + 3].end,
+                    ..toks[k].clone()
+                });
+                any = true;
+                k += 4;
+                continue;
+            }
             match name.and_then(|n| st.array_bytes.get(n)) {
                 Some(&bytes) => {
                     out.push(Token {
@@ -498,6 +533,18 @@ impl Parser<'_> {
                             Some(v) => values.push(v),
                             None => return,
                         }
+                    }
+                    // `T name[] = {a, b, c};`: the bound is the number of initializers
+                    // (C++17 [dcl.array]/3), so `sizeof(name)` and a range-for over it read
+                    // that length.
+                    if c == i + 1 && values.len() <= super::host::MAX_FILL as usize {
+                        let n = values.len() as i128;
+                        st.arrays.insert(name.clone(), n);
+                        let elem = self.declarator_elem_bytes(k, i);
+                        match elem.and_then(|b| u64::try_from(n).ok()?.checked_mul(b)) {
+                            Some(bytes) => st.array_bytes.insert(name.clone(), bytes),
+                            None => st.array_bytes.remove(&name),
+                        };
                     }
                     // Elements past the list are value-initialized: zero (C++17
                     // [dcl.init.aggr]/5.2, [dcl.init]/8), so `int h[8] = {};` is eight zeros and

@@ -111,6 +111,7 @@ mod fn_spec;
 mod fn_types;
 mod goto;
 mod helper_math;
+mod hip_launch_parm;
 mod hip_sync;
 mod host;
 mod host_bind;
@@ -126,6 +127,7 @@ mod host_fill_call;
 mod host_fill_loop;
 mod host_fn_spec;
 mod host_for_each;
+mod host_for_scope;
 mod host_items;
 mod host_kernel_choice;
 mod host_kernel_ptr;
@@ -403,6 +405,12 @@ fn parse_preprocessed_at(
         std_constants::std_constants(var_templates::var_templates(tokens)),
     )));
     let tokens = ptr_alias::pointer_aliases(device_lambda::device_lambdas(tokens));
+    // HIP's first launch interface, `hipLaunchParm lp` (`hip_launch_parm`).
+    let tokens = if dialect == crosslane_core::Dialect::Hip {
+        hip_launch_parm::hip_launch_parm(tokens)
+    } else {
+        tokens
+    };
     let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(std_fns::std_move(
         cuda_std::cuda_std(tokens),
     ))));

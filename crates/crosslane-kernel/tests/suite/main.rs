@@ -84,6 +84,7 @@ mod kernel_gaps3_shapes;
 mod kernel_grid_sync;
 mod kernel_half_math;
 mod kernel_hip_apps4;
+mod kernel_hip_apps5;
 mod kernel_hip_sync;
 mod kernel_host_cells;
 mod kernel_host_const_param;
