@@ -189,6 +189,24 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether the function header `from..name` (before its name, whose `(` is at `name + 1`)
+    /// declares a pair or tuple return type: `std::pair<…>` / `pair<…>` (also after the
+    /// [`super::thrust_pair`] pass dropped `std::` and declared `pair` as a class template, so
+    /// the device reading takes the type and the function stays a plain one) or
+    /// `std::tuple<…>`. A plain function is a host function (CUDA C++ Programming Guide,
+    /// "Function Execution Space Specifiers"), and host code's structured bindings of its
+    /// result are read ([`Parser::host_struct_bind`]).
+    pub(super) fn returns_pair_or_tuple(&self, from: usize, open_params: usize) -> bool {
+        let toks = self.toks;
+        let name = open_params.saturating_sub(1);
+        toks.get(from..name).is_some_and(|head| {
+            head.windows(2).any(|w| {
+                matches!(&w[0].tok, Tok::Ident(n) if n == "pair" || n == "tuple")
+                    && matches!(w[1].tok, Tok::Punct("<"))
+            })
+        })
+    }
+
     /// The elements of the pair or tuple the one `return` of the body `open..close` makes
     /// (its last statement, at the body's top level), evaluated in the callee's state `st`.
     pub(super) fn returned_parts(

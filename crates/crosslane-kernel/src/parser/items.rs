@@ -472,8 +472,12 @@ impl Parser<'_> {
                     // plain (so host, CUDA C++ Programming Guide, "Function Execution Space
                     // Specifiers") function that sets its caller's scalars through reference
                     // parameters: host code's calls of it are read ([`super::host_ref_out`]).
+                    // So is one returning a pair or tuple (`std::pair<unsigned, unsigned>
+                    // launch_dims(unsigned n)`), which host code unpacks with a structured
+                    // binding ([`super::host_bind`]).
                     if !self.host_fns.contains_key(&name)
-                        && self.host_ref_params(at).into_iter().any(|r| r)
+                        && (self.host_ref_params(at).into_iter().any(|r| r)
+                            || self.returns_pair_or_tuple(save, open_params))
                     {
                         let before = self.launches.len();
                         self.record_host_fn(&name, params, Vec::new(), (at, close), before);

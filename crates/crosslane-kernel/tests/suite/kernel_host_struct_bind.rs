@@ -113,3 +113,33 @@ int main() {{
     );
     assert_eq!(ints(&t, "out"), vec![None; 32]);
 }
+
+/// Device code's `std::pair` (read as a class template of two members, [pairs.pair]) and a
+/// plain host function returning `std::make_pair(…)` in one file: the function stays a host
+/// function whose result the binding reads. `grid_of(96)` = ((96 + 31) / 32, 32) = (3, 32);
+/// each thread stores `p.first * p.second` = (i mod 32) · 5.
+#[test]
+fn device_pairs_and_a_host_function_returning_a_pair_in_one_file() {
+    let src = "\
+#include <utility>
+__global__ void pairs(int* out, int k) {
+  int t = threadIdx.x;
+  auto p = std::make_pair(t, k);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = p.first * p.second;
+}
+std::pair<int, int> grid_of(int n) {
+  return std::make_pair((n + 31) / 32, 32);
+}
+int main() {
+  auto [g, b] = grid_of(96);
+  int* d_out;
+  cudaMalloc(&d_out, 96 * sizeof(int));
+  pairs<<<g, b>>>(d_out, 5);
+}
+";
+    let t = run_finished(src, LaunchConfig::default());
+    assert_eq!(t.launch.grid_dim, [3, 1, 1]);
+    assert_eq!(t.launch.block_dim, [32, 1, 1]);
+    let want: Vec<Option<i128>> = (0..96).map(|i| Some((i % 32) * 5)).collect();
+    assert_eq!(ints(&t, "out"), want);
+}

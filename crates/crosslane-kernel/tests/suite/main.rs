@@ -133,6 +133,7 @@ mod kernel_namespaces;
 mod kernel_nv_corpus2;
 mod kernel_nv_corpus3;
 mod kernel_nv_corpus4;
+mod kernel_nv_corpus5;
 mod kernel_operators;
 mod kernel_overloads;
 mod kernel_partial_bytes;
