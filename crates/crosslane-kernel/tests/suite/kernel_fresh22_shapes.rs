@@ -172,3 +172,42 @@ int main() {
     let want: Vec<Option<i128>> = (0..32).map(|i| Some((i + 5) * 10)).collect();
     assert_eq!(ints(&t, "out"), want);
 }
+
+#[test]
+fn an_out_of_bounds_store_past_a_defaulted_length_says_the_length_is_the_default() {
+    // Host code hands the kernel a pointer from a helper class the reading does not follow
+    // (`holder.get()`), so `out` gets the default of one cell per thread (32); each thread
+    // stores 2 cells (2t, 2t+1), so threads 16..31 store past 32. The warning says the length
+    // is the default and how to give the real one; a host-allocated buffer of the same 32
+    // cells keeps the plain message.
+    let src = "\
+struct holder { int *p; int *get() { return p; } };
+__global__ void k(int *out) { out[2 * threadIdx.x] = 1; out[2 * threadIdx.x + 1] = 2; }
+int main() {
+  holder h;
+  k<<<1, 32>>>(h.get());
+  return 0;
+}
+";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    let w = said(&t, Level::Warning).join("\n");
+    assert!(
+        w.contains("writes `out` outside its 32 cells")
+            && w.contains("is the default of one cell per launched thread")
+            && w.contains("--buffer out:LEN=FILL"),
+        "{w}"
+    );
+    let allocated = "\
+__global__ void k(int *out) { out[2 * threadIdx.x] = 1; out[2 * threadIdx.x + 1] = 2; }
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  k<<<1, 32>>>(d);
+  return 0;
+}
+";
+    let t = run_kernel(allocated, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    let w = said(&t, Level::Warning).join("\n");
+    assert!(w.contains("writes `out` outside its 32 cells"), "{w}");
+    assert!(!w.contains("is the default"), "{w}");
+}
