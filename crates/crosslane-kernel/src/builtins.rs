@@ -93,6 +93,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_arrive_bsmcnt"
         | "printf"
         | ASSUME
+        | UNREACHABLE
         | ASSERT => Builtin::NoOp,
         // Programmatic Dependent Launch (CUDA C++ Programming Guide, "Programmatic Dependent
         // Launch and Synchronization", compute capability 9.0; PTX ISA, griddepcontrol): no
@@ -164,6 +165,13 @@ pub const ASSERT: &str = "__crosslane_assert";
 /// is undefined"; nvcc since CUDA 11.1 and hipcc accept it): no effect on values;
 /// `machine::assert` reports a thread where `e` is false, as the undefined behaviour it is.
 pub const ASSUME: &str = "__builtin_assume";
+
+/// Clang's (and GCC's) `__builtin_unreachable()` (Clang Language Extensions,
+/// "__builtin_unreachable": "the behavior is undefined if control flow reaches the call";
+/// nvcc and hipcc accept it in device code): where no thread reaches it, nothing happens;
+/// `machine::assert` ends the run with an error naming the threads that reach it, as no
+/// result after it is defined.
+pub const UNREACHABLE: &str = "__builtin_unreachable";
 
 /// The front end's marker of a collective whose result the vendor defines in some threads
 /// only: `__crosslane_valid_only(value, keep, "reason")` is `value` where `keep` is true and

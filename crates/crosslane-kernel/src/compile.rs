@@ -894,6 +894,18 @@ impl Compiler {
         {
             match find_kernel_op(check.dialect, name) {
                 Some(spec) => text_args = builtins::text_arg_positions(spec, args.len()),
+                // The device heap (CUDA C++ Programming Guide, "Dynamic Global Memory
+                // Allocation and Operations": `malloc`/`free` in device code; HIP the same) is
+                // not modelled: refused by name, with what to write instead.
+                None if matches!(name, "malloc" | "free") => self.unknown(
+                    e.span,
+                    format!(
+                        "`{name}` in device code uses the device heap (CUDA C++ Programming \
+                         Guide, Dynamic Global Memory Allocation and Operations), which is not \
+                         supported here: use a local array (`int a[N];`) or a buffer the host \
+                         allocates and passes to the kernel"
+                    ),
+                ),
                 None if check.source_functions.iter().any(|f| f == name) => self.unknown(
                     e.span,
                     format!("`{name}` is a kernel of this source: calling another kernel from a kernel is not supported (make it a `__device__` function)"),

@@ -125,4 +125,37 @@ impl Executor {
             );
         }
     }
+
+    /// Runs `__builtin_unreachable()` in the `active` lanes of warp `w`: control reaching it
+    /// is undefined behaviour (Clang Language Extensions, `__builtin_unreachable`: "the
+    /// behavior is undefined if control flow reaches the call"), so the run stops with an
+    /// error naming the threads that reached it; no result after it is defined.
+    pub(crate) fn device_unreachable(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        let lanes = self.trace.launch.lanes;
+        let reached: Vec<usize> = active.iter().filter(|&l| l < lanes).collect();
+        let Some(&l) = reached.first() else {
+            return;
+        };
+        let first = self.warps[w].index * lanes;
+        cx.note(
+            Level::Error,
+            e.span,
+            format!(
+                "`__builtin_unreachable()` reached in block {}, thread {} (lane(s) {} of warp \
+                 {}): control reaching it is undefined behaviour, so the run stops",
+                self.block,
+                first + l,
+                crate::builtins::list_lanes(&reached),
+                self.warps[w].index
+            ),
+            "Clang Language Extensions, __builtin_unreachable",
+            None,
+        );
+    }
 }

@@ -9,6 +9,43 @@ use crosslane_core::lanes::LaneMask;
 use crosslane_core::result::Level;
 
 impl Executor {
+    /// The note added to an out-of-bounds access of buffer `buf` when its length is nobody's:
+    /// a kernel parameter's buffer neither host code's allocation (read into
+    /// `LaunchConfig::buffer_len`) nor the user sized, so the launch gave it the default of
+    /// one cell per launched thread (`run --buffer`: "LEN defaults to what host code
+    /// allocates, else one cell per launched thread"). The access is then past a length the
+    /// tool chose, not one the program has, and the note says how to give the real one.
+    /// Empty for any other buffer.
+    fn default_len_hint(&self, buf: usize) -> String {
+        let Some(b) = self.trace.memory.buffers.get(buf) else {
+            return String::new();
+        };
+        let l = &self.trace.launch;
+        let threads: usize = l.block_dim.iter().product::<usize>();
+        let default = threads.saturating_mul(l.grid_dim.iter().product::<usize>());
+        let typed = self
+            .config
+            .args
+            .get(&b.name)
+            .and_then(|f| crate::memory::typed_list_len(b.elem, f))
+            .is_some();
+        let param = l.params.iter().any(|p| p.name == b.name);
+        if !param
+            || typed
+            || self.config.buffer_len.contains_key(&b.name)
+            || b.cells.len() != default
+            || self.config.views.contains_key(&b.name)
+        {
+            return String::new();
+        }
+        format!(
+            " (its length, {default} cells, is the default of one cell per launched thread: \
+             host code's allocation of `{0}` was not read; give the real length, CLI: --buffer \
+             {0}:LEN=FILL)",
+            b.name
+        )
+    }
+
     pub(crate) fn address(&self, p: &KVal, k: &KVal) -> Result<(usize, i64), String> {
         match (p, k.as_int()) {
             (KVal::Ptr { buf, offset, .. }, Some(k)) => {
@@ -131,7 +168,8 @@ impl Executor {
                             .to_string()
                     } else {
                         format!(
-                            "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
+                            "reads `{name}` outside its {len} cells: out-of-bounds access is undefined{}",
+                            self.default_len_hint(buf)
                         )
                     },
                     oob_rule(self.trace.launch.dialect),
@@ -479,7 +517,8 @@ impl Executor {
                         "writes through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1); nothing is written".to_string()
                     } else {
                         format!(
-                            "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
+                            "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written{}",
+                            self.default_len_hint(buf)
                         )
                     },
                     oob_rule(self.trace.launch.dialect),

@@ -535,6 +535,10 @@ impl Executor {
                 self.device_assume(w, e, args, active, cx);
                 Some(false)
             }
+            Some(Builtin::NoOp) if name == crate::builtins::UNREACHABLE => {
+                self.device_unreachable(w, e, active, cx);
+                Some(false)
+            }
             Some(Builtin::NoOp) if name == "printf" => {
                 // Each active lane prints its own line (CUDA C++ Programming Guide, Formatted
                 // Output), in lane order here.

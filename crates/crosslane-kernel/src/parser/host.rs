@@ -705,7 +705,8 @@ impl Parser<'_> {
                 // stream-ordered `cudaMallocAsync(&p, bytes, stream)` too.
                 "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged"
                 | "cudaMallocAsync" | "hipMallocAsync" | "mcMalloc" | "mcMallocManaged"
-                | "aclrtMalloc" => {
+                | "aclrtMalloc" | "cudaMallocHost" | "cudaHostAlloc" | "hipHostMalloc"
+                | "hipHostAlloc" | "hipMallocHost" | "mcMallocHost" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {

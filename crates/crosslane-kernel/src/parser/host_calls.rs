@@ -926,7 +926,10 @@ impl Parser<'_> {
             // type is known all the same (`init(h, n)` reading back `in[i]`).
             // Managed memory is host memory as well (CUDA C++ Programming Guide, Unified
             // Memory: the host reads and writes it directly), so a helper's cells of it are typed.
-            let host_memory = arg.malloc.as_ref().is_none_or(|m| m.1.ends_with("Managed"));
+            let host_memory = arg
+                .malloc
+                .as_ref()
+                .is_none_or(|m| super::host_text::host_visible(&m.1));
             let typed = self.host_scalars.contains_key(&arg.name) && host_memory;
             if (arg.array.is_some() || arg.fill.is_some() || typed) && p != &arg.name {
                 if let Some(&s) = self.host_scalars.get(&arg.name) {
@@ -1011,7 +1014,7 @@ impl Parser<'_> {
                 let managed = arg
                     .malloc
                     .as_ref()
-                    .is_some_and(|m| m.1.ends_with("Managed"));
+                    .is_some_and(|m| super::host_text::host_visible(&m.1));
                 if arg.name.is_empty() || (arg.malloc.is_some() && !managed) {
                     continue;
                 }

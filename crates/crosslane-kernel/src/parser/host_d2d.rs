@@ -139,7 +139,11 @@ impl Parser<'_> {
         else {
             return false;
         };
-        let managed = |n: &str| st.mallocs.get(n).is_some_and(|m| m.1.contains("Managed"));
+        let managed = |n: &str| {
+            st.mallocs
+                .get(n)
+                .is_some_and(|m| super::host_text::host_visible(&m.1))
+        };
         let device = |n: &str| st.mallocs.contains_key(n) && st.writes.contains_key(n);
         if !device(&dst.alloc) || !device(&src.alloc) || managed(&dst.alloc) || managed(&src.alloc)
         {
@@ -385,7 +389,10 @@ impl Parser<'_> {
             return false;
         };
         let d = src.alloc.clone();
-        let managed = st.mallocs.get(&d).is_some_and(|m| m.1.contains("Managed"));
+        let managed = st
+            .mallocs
+            .get(&d)
+            .is_some_and(|m| super::host_text::host_visible(&m.1));
         let (Some(off), Some(&e), Some(&len)) =
             (src.offset, st.elem_bytes.get(&d), st.arrays.get(h))
         else {

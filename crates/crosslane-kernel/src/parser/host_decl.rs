@@ -420,7 +420,7 @@ impl Parser<'_> {
                             && st
                                 .mallocs
                                 .get(&name)
-                                .is_some_and(|m| m.1.ends_with("Managed"))
+                                .is_some_and(|m| super::host_text::host_visible(&m.1))
                         {
                             // `val[0] = rand() / RAND_MAX;` of managed memory: a cell was
                             // written with a value (or at an index) host code does not know, so

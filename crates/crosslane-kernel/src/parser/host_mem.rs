@@ -681,7 +681,7 @@ impl Parser<'_> {
 fn managed_call(st: &HostState, d: &str) -> Option<String> {
     st.mallocs
         .get(d)
-        .filter(|m| m.1.ends_with("Managed"))
+        .filter(|m| super::host_text::host_visible(&m.1))
         .map(|m| format!("`{}` at line {}", m.1, m.2))
 }
 

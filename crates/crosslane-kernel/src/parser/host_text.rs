@@ -131,12 +131,40 @@ pub(super) fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize
     parts
 }
 
+/// Allocations of page-locked host memory the device reads and writes directly (CUDA Runtime
+/// API, "cudaMallocHost" / "cudaHostAlloc": "page-locked memory … accessible to the device";
+/// with unified addressing the pointer is the device's as well — CUDA C++ Programming Guide,
+/// Mapped Memory; HIP Runtime API, "hipHostMalloc" / "hipHostAlloc" / "hipMallocHost", the
+/// same): each is `(&p, bytes[, flags])`, as `cudaMalloc`.
+pub(super) const PINNED_ALLOCS: &[&str] = &[
+    "cudaMallocHost",
+    "cudaHostAlloc",
+    "hipHostMalloc",
+    "hipHostAlloc",
+    "hipMallocHost",
+    "mcMallocHost",
+];
+
+/// Whether memory from the allocating call `call` is host memory a kernel reads and writes
+/// directly: managed memory (`cudaMallocManaged`; CUDA C++ Programming Guide, Unified Memory)
+/// or page-locked host memory ([`PINNED_ALLOCS`]). Host code's own writes into it are what a
+/// launch given it reads, and its launches' writes what host code reads back.
+pub(super) fn host_visible(call: &str) -> bool {
+    call.ends_with("Managed") || PINNED_ALLOCS.contains(&call)
+}
+
 /// The runtime calls host code is read for (allocations, copies, launches).
 pub(super) const READ_CALLS: &[&str] = &[
     "cudaMalloc",
     "hipMalloc",
     "cudaMallocManaged",
     "hipMallocManaged",
+    "cudaMallocHost",
+    "cudaHostAlloc",
+    "hipHostMalloc",
+    "hipHostAlloc",
+    "hipMallocHost",
+    "mcMallocHost",
     "cudaMallocAsync",
     "hipMallocAsync",
     "aclrtMalloc",

@@ -79,6 +79,7 @@ mod kernel_fills;
 mod kernel_fn_ptr;
 mod kernel_fn_ptr_run;
 mod kernel_fp8;
+mod kernel_fresh22_shapes;
 mod kernel_front_end_forms;
 mod kernel_gaps3_shapes;
 mod kernel_grid_sync;
