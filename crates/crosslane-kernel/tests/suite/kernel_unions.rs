@@ -686,3 +686,30 @@ fn union_with_a_struct_member_that_is_no_pack_is_refused_at_its_line() {
     assert!(e.message.contains("struct-typed members"), "{}", e.message);
     assert_eq!(e.line, 3, "{}", e.message);
 }
+
+#[test]
+fn union_template_specialized_nested_in_a_struct_and_in_a_namespace() {
+    // Python model: struct.unpack('<I', struct.pack('<f', 1.0))[0] == 1065353216 (2.5:
+    // 1075838976), XOR with 0.0's bits (0) keeps it; struct.unpack('<I', struct.pack('<2e',
+    // 1.0, 2.0))[0] == 0x40003c00 (adds 1000); struct.pack('<I', 0x01020304)[0] == 4;
+    // sizeof(Holder) == 12 (int, then P<float, 2> of 8 bytes aligned to 4).
+    let src = "\
+template <typename T, int N> union P { T v[N]; uint32_t w[N * sizeof(T) / 4]; };
+template <> union P<half, 2> { half v[2]; uint32_t w; };
+struct Holder { int n; P<float, 2> p; };
+namespace ns { template <typename T> union U1 { T x; unsigned char b[sizeof(T)]; }; }
+__global__ void k(const float* in, unsigned* out) {
+  Holder h; h.n = 1; h.p.v[0] = in[threadIdx.x]; h.p.v[1] = 0.f;
+  P<half, 2> q; q.v[0] = __float2half(1.0f); q.v[1] = __float2half(2.0f);
+  ns::U1<unsigned> u; u.x = 0x01020304u;
+  out[threadIdx.x] = (h.p.w[0] ^ h.p.w[1]) + (q.w == 0x40003c00u ? 1000 : 0) + u.b[0]
+      + sizeof(Holder);
+}";
+    let c = launch(2, 1, &[("in", 2, "i*1.5+1"), ("out", 2, "zero")]);
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(
+        ints(&t, "out"),
+        vec![1_065_353_216 + 1000 + 4 + 12, 1_075_838_976 + 1000 + 4 + 12]
+    );
+}
