@@ -26,7 +26,7 @@ impl Parser<'_> {
                 end: last,
             }
         };
-        if self.is_word("struct") || self.is_word("class") {
+        if self.is_word("struct") || self.is_word("class") || self.is_word("union") {
             let Tok::Ident(name) = self.peek(1).clone() else {
                 return self.err("the specialized class template's name");
             };

@@ -254,6 +254,18 @@ impl Parser<'_> {
                         // ([expr.prim.this]/2, [expr.unary.op]/1), as in `o < *this`.
                         return Ok(e);
                     }
+                    // `*(reinterpret_cast<const PackType<T, N>*>(src) + offset)` (OneFlow's
+                    // packed load and store of a struct): the same place as `cast[offset]`
+                    // ([expr.sub]/1: `E1[E2]` is identical to `*((E1)+(E2))`), which the
+                    // struct machinery loads and stores whole.
+                    if let ExprKind::Binary(BinOp::Add, p, i) = &e.kind {
+                        if matches!(&p.kind, ExprKind::Call(n, a)
+                            if n.starts_with(super::structs::void_ptr::SCAST) && a.len() == 1)
+                        {
+                            let span = e.span;
+                            return self.node(ExprKind::Index(p.clone(), i.clone()), span);
+                        }
+                    }
                     return self.checked(wrap(ExprKind::Deref(Box::new(e))));
                 }
                 "&" => {

@@ -302,14 +302,11 @@ impl Parser<'_> {
             }
             self.expect_punct(",")?;
         }
-        if self.is_word("union") {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "unions are not supported; use separate variables",
-            ));
-        }
-        if self.is_word("struct") || self.is_word("class") {
+        // A union template (OneFlow-style `template <typename T, int N> union Pack { PackType<T,
+        // N> storage; T elem[N]; };`) is a class template like a struct's ([class]/1: a union is
+        // a class): its instances are defined by the same body as a named union
+        // ([`super::structs`]'s `unions`), one storage whose members view the same bytes.
+        if self.is_word("struct") || self.is_word("class") || self.is_word("union") {
             // A class template: its tokens up to the `;` after its body, instantiated at use.
             let from = self.pos;
             let Tok::Ident(name) = self.peek(1).clone() else {

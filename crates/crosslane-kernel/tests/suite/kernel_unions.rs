@@ -527,3 +527,189 @@ __global__ void k(unsigned* a, unsigned* b, unsigned* c) {
             && d.message
                 .contains("index 2 is outside the union's array member of 2 elements")));
 }
+
+/// OneFlow-style packed access: a union template of a `PackType<T, N>` storage (an
+/// `aligned_storage<N * sizeof(T), N * sizeof(T)>::type`) and `T elem[N]`, loaded and stored
+/// whole through `*(reinterpret_cast<const PackType<T, N>*>(p) + offset)`. The members share
+/// the union's bytes from offset 0 (C++17 [class.union]/2); `elem` is read after `storage`
+/// was written, which nvcc and clang define as reading those bytes.
+const PACK_UNION: &str = "\
+template<typename T, int N>
+struct GetPackType {
+  using type = typename std::aligned_storage<N * sizeof(T), N * sizeof(T)>::type;
+};
+template<typename T, int N>
+using PackType = typename GetPackType<T, N>::type;
+template<typename T, int N>
+union Pack {
+  static_assert(sizeof(PackType<T, N>) == sizeof(T) * N, \"\");
+  __device__ Pack() {}
+  PackType<T, N> storage;
+  T elem[N];
+};
+template<int N>
+__device__ float load_dot(const float* src, int64_t offset) {
+  Pack<float, N> pack;
+  pack.storage = *(reinterpret_cast<const PackType<float, N>*>(src) + offset);
+  float s = 0.f;
+#pragma unroll
+  for (int i = 0; i < N; ++i) s += (i + 1) * pack.elem[i];
+  return s;
+}
+template<int N>
+__device__ void store_scaled(float* dst, int64_t offset, float base, int written) {
+  Pack<float, N> pack;
+#pragma unroll
+  for (int i = 0; i < N; ++i) if (i < written) pack.elem[i] = base * (i + 1);
+  *(reinterpret_cast<PackType<float, N>*>(dst) + offset) = pack.storage;
+}
+__global__ void pack_kernel(const float* in, float* dots, float* out, int written) {
+  dots[threadIdx.x] = load_dot<4>(in, threadIdx.x);
+  store_scaled<4>(out, threadIdx.x, threadIdx.x + 1.0f, written);
+}";
+
+#[test]
+fn union_template_pack_loads_and_stores_through_its_storage() {
+    // in = 1.5 i + 1: lane 0's pack {1, 2.5, 4, 5.5}, dot with {1,2,3,4} = 1+5+12+22 = 40;
+    // lane 1's {7, 8.5, 10, 11.5}: 7+17+30+46 = 100. Lane l stores (l+1)*{1,2,3,4}.
+    let mut c = launch(
+        2,
+        1,
+        &[
+            ("in", 8, "i*1.5+1"),
+            ("dots", 2, "zero"),
+            ("out", 8, "zero"),
+        ],
+    );
+    c.args.insert("written".into(), "4".into());
+    let t = run_kernel(PACK_UNION, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "dots"), vec![40.0, 100.0]);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![1.0, 2.0, 3.0, 4.0, 2.0, 4.0, 6.0, 8.0]
+    );
+}
+
+#[test]
+fn union_template_pack_bytes_no_member_wrote_are_undefined() {
+    // Only elem[0] and elem[1] are written: storage's last two floats hold no value.
+    let mut c = launch(
+        2,
+        1,
+        &[("in", 8, "index"), ("dots", 2, "zero"), ("out", 8, "zero")],
+    );
+    c.args.insert("written".into(), "2".into());
+    let t = run_kernel(PACK_UNION, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let out = floats(&t, "out");
+    assert_eq!(&out[..2], &[1.0, 2.0]);
+    assert!(out[2].is_nan() && out[3].is_nan(), "{out:?}");
+    assert_eq!(&out[4..6], &[2.0, 4.0]);
+    assert!(out[6].is_nan() && out[7].is_nan(), "{out:?}");
+}
+
+#[test]
+fn union_template_with_a_sizeof_bound_and_local_unions_pun_bytes() {
+    // Python model:
+    //   struct.unpack('<I', struct.pack('<f', 1.0))[0] ^ struct.unpack('<I', struct.pack('<f', -1.0))[0]
+    //   == 0x80000000 (only the sign bit differs), likewise for 2.5.
+    //   struct.pack('<f', 1.0)[3] == 0x3f, struct.pack('<f', 2.5)[3] == 0x40.
+    //   float bits: 1.0 -> 1065353216, 2.5 -> 1075838976.
+    // sizeof(Rec) == 8 (int, then a 4-byte union), sizeof(Bits<double>) == 8.
+    let src = "\
+template <typename T, int N>
+union Vec { T v[N]; uint32_t bits[N * sizeof(T) / 4]; };
+template <typename T> union Bits { T val; unsigned char b[sizeof(T)]; };
+struct Rec { int tag; union { float f; unsigned u; } v; };
+__global__ void k(const float* in, unsigned* x, unsigned* y, float* neg) {
+  Vec<float, 2> a;
+  a.v[0] = in[threadIdx.x];
+  a.v[1] = -in[threadIdx.x];
+  x[threadIdx.x] = a.bits[0] ^ a.bits[1];
+  Rec r; r.tag = 3; r.v.f = in[threadIdx.x];
+  Bits<float> b; b.val = in[threadIdx.x];
+  y[threadIdx.x] = r.v.u + b.b[3] + sizeof(Rec) + sizeof(Bits<double>);
+  union { float f; unsigned u; } c;
+  c.f = in[threadIdx.x];
+  c.u ^= 0x80000000u;
+  neg[threadIdx.x] = c.f;
+}";
+    let c = launch(
+        2,
+        1,
+        &[
+            ("in", 2, "i*1.5+1"),
+            ("x", 2, "zero"),
+            ("y", 2, "zero"),
+            ("neg", 2, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(ints(&t, "x"), vec![0x8000_0000, 0x8000_0000]);
+    assert_eq!(
+        ints(&t, "y"),
+        vec![1_065_353_216 + 0x3f + 16, 1_075_838_976 + 0x40 + 16]
+    );
+    assert_eq!(floats(&t, "neg"), vec![-1.0, -2.5]);
+}
+
+#[test]
+fn union_of_uint4_and_half8_reads_the_loaded_halves() {
+    // Lane 0 loads the halves 1..8 (sum 36), lane 1 four 0.5s and four 1s (sum 6).
+    let src = "\
+__global__ void k(const uint4* in, float* out) {
+  union { uint4 u; half h[8]; } v;
+  v.u = in[threadIdx.x];
+  float s = 0;
+  for (int i = 0; i < 8; ++i) s += __half2float(v.h[i]);
+  out[threadIdx.x] = s;
+}";
+    let c = launch(
+        2,
+        1,
+        &[
+            ("in", 8, "f16:1,2,3,4,5,6,7,8,0.5,0.5,0.5,0.5,1,1,1,1"),
+            ("out", 2, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "out"), vec![36.0, 6.0]);
+}
+
+#[test]
+fn union_with_a_struct_member_that_is_no_pack_is_refused_at_its_line() {
+    let src = "struct P { float a; float b; };\nunion U {\n  P p;\n  float f[2];\n};\n__global__ void k(float* o) { U u; u.f[0] = 1; o[0] = u.f[0]; }";
+    let e = run_kernel(src, launch(1, 1, &[("o", 1, "zero")])).expect_err("refused");
+    assert!(e.message.contains("struct-typed members"), "{}", e.message);
+    assert_eq!(e.line, 3, "{}", e.message);
+}
+
+#[test]
+fn union_template_specialized_nested_in_a_struct_and_in_a_namespace() {
+    // Python model: struct.unpack('<I', struct.pack('<f', 1.0))[0] == 1065353216 (2.5:
+    // 1075838976), XOR with 0.0's bits (0) keeps it; struct.unpack('<I', struct.pack('<2e',
+    // 1.0, 2.0))[0] == 0x40003c00 (adds 1000); struct.pack('<I', 0x01020304)[0] == 4;
+    // sizeof(Holder) == 12 (int, then P<float, 2> of 8 bytes aligned to 4).
+    let src = "\
+template <typename T, int N> union P { T v[N]; uint32_t w[N * sizeof(T) / 4]; };
+template <> union P<half, 2> { half v[2]; uint32_t w; };
+struct Holder { int n; P<float, 2> p; };
+namespace ns { template <typename T> union U1 { T x; unsigned char b[sizeof(T)]; }; }
+__global__ void k(const float* in, unsigned* out) {
+  Holder h; h.n = 1; h.p.v[0] = in[threadIdx.x]; h.p.v[1] = 0.f;
+  P<half, 2> q; q.v[0] = __float2half(1.0f); q.v[1] = __float2half(2.0f);
+  ns::U1<unsigned> u; u.x = 0x01020304u;
+  out[threadIdx.x] = (h.p.w[0] ^ h.p.w[1]) + (q.w == 0x40003c00u ? 1000 : 0) + u.b[0]
+      + sizeof(Holder);
+}";
+    let c = launch(2, 1, &[("in", 2, "i*1.5+1"), ("out", 2, "zero")]);
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(
+        ints(&t, "out"),
+        vec![1_065_353_216 + 1000 + 4 + 12, 1_075_838_976 + 1000 + 4 + 12]
+    );
+}

@@ -53,7 +53,7 @@ pub(crate) use shuffle::STRUCT_SHFL;
 mod punning;
 mod subscript;
 mod unions;
-mod void_ptr;
+pub(super) mod void_ptr;
 
 pub(crate) use void_ptr::SCAST;
 

@@ -21,6 +21,17 @@
 //! (`union { float f; uint32_t u; } val;`): a struct of its own whose one held member is its
 //! field and whose other members are views.
 //!
+//! A union template (`template <typename T, int N> union Pack { PackType<T, N> storage; T
+//! elem[N]; };`, OneFlow's softmax) is a class template whose instances this body defines
+//! ([class]/1: a union is a class). A member of a struct type with one scalar, vector or array
+//! member (`Parser::one_leaf`; `PackType` is `aligned_storage<N * sizeof(T), …>::type`, a
+//! struct of `T elems[N]`) is held, so the struct is copied whole, and the other members view
+//! its member by path (`elem` is `storage.elems`). Reading a member other than the one last
+//! written is undefined in ISO C++ ([basic.life]/7) but defined by GCC, Clang and nvcc as
+//! reading those bytes (GCC manual, "Options That Control Optimization", `-fstrict-aliasing`:
+//! "type-punning is allowed, provided the memory is accessed through the union type"); CUDA
+//! code relies on it, and that is what runs. Bytes no member wrote stay undefined.
+//!
 //! Layout ([class.union]/2, [expr.sizeof]/2): the union's size is its largest member's, its
 //! alignment the largest alignment among its members; views never exceed the held member in
 //! either (a component is no wider and no more aligned than its vector), so the held member's
@@ -212,6 +223,12 @@ impl Parser<'_> {
                 continue;
             }
             self.skip_extension();
+            // `static_assert(sizeof(PackType<T, N>) == sizeof(T) * N, "");` in a union's
+            // body (a member-declaration, [class.mem]/1): checked as elsewhere.
+            if self.is_word("static_assert") {
+                self.skip_static_assert()?;
+                continue;
+            }
             if (self.is_word("struct") || self.is_word("union"))
                 && matches!(self.peek(1), Tok::Punct("{"))
             {
@@ -231,7 +248,7 @@ impl Parser<'_> {
                     if self.eat(";") {
                         continue;
                     }
-                    group.extend(self.plain_members()?);
+                    group.extend(self.plain_members(false)?);
                 }
                 self.anon_end()?;
                 members.push(UMember::Group(group));
@@ -244,7 +261,7 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            let list = self.plain_members()?;
+            let list = self.plain_members(is_union)?;
             if is_union {
                 members.extend(list.into_iter().map(|(n, t)| UMember::One(n, t)));
             } else {
@@ -277,6 +294,11 @@ impl Parser<'_> {
                     return true;
                 }
                 (Tok::Punct(";" | "{" | "}" | "="), _) | (Tok::Eof, _) => return false,
+                // An array declarator's bound (`uint32_t bits[N * sizeof(T) / 4];`): its
+                // `sizeof(` is no function; `operator[]` is.
+                (Tok::Punct("["), _) if !matches!(k.checked_sub(1).map(|j| self.peek(j)), Some(Tok::Ident(w)) if w == "operator") => {
+                    return false
+                }
                 _ => k += 1,
             }
         }
@@ -294,17 +316,33 @@ impl Parser<'_> {
         )
     }
 
-    /// One member declaration `T a, b[N];` of scalar, vector, pointer or array type.
-    fn plain_members(&mut self) -> PResult<Vec<(String, FieldTy)>> {
+    /// One member declaration `T a, b[N];` of scalar, vector, pointer or array type; in a
+    /// union (`in_union`) also one member of a one-member struct type (`Self::one_leaf`).
+    fn plain_members(&mut self, in_union: bool) -> PResult<Vec<(String, FieldTy)>> {
         self.skip_extension();
         if self.is_word("static") {
             return self.unsupported("static members of an anonymous union or struct are not allowed ([class.union.anon]/1)");
         }
         self.qualifiers()?;
-        if self.struct_type()?.is_some() {
+        if let Some(st) = self.struct_type()? {
+            // A struct of one scalar, vector or array member (OneFlow's `PackType<T, N>`,
+            // `aligned_storage<N * sizeof(T), …>::type`, a struct of `T elems[N]`): a union
+            // member whose bytes are that member's ([`Self::one_leaf`]).
+            if in_union && self.one_leaf(&st).is_some() {
+                let name = self.ident()?;
+                if self.is_punct("[") || self.is_punct("=") || self.is_punct("{") {
+                    return self.unsupported(
+                        "a struct-typed union member is supported as one plain declarator \
+                         (`PackType<T, N> storage;`)",
+                    );
+                }
+                self.expect_punct(";")?;
+                return Ok(vec![(name, FieldTy::Struct(st))]);
+            }
             return self.unsupported(
-                "struct-typed members of an anonymous union or struct are not supported; use \
-                 scalar, vector or array members",
+                "struct-typed members of an anonymous union or struct are not supported (in a \
+                 union, only a struct of one scalar, vector or array member, `PackType<T, N> \
+                 storage;`); use scalar, vector or array members",
             );
         }
         let base = match self.base_type()? {
@@ -377,22 +415,62 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// The one data member of struct `st` when it is a scalar, vector or array and the struct
+    /// has nothing else (no base, view or bit-field): the struct's bytes are that member's
+    /// ([class.mem]/20: a standard-layout struct's first member is at its start; C++17
+    /// [meta.trans.other]'s `aligned_storage<…>::type`, read as a struct of `T elems[N]` by
+    /// `aligned_storage.rs`).
+    pub(super) fn one_leaf(&self, st: &str) -> Option<(String, FieldTy)> {
+        let d = self.structs.get(st)?;
+        if !d.views.is_empty() || !d.bases.is_empty() || !d.bitfields.is_empty() {
+            return None;
+        }
+        match d.fields.as_slice() {
+            [f] if !f.by_ref && matches!(f.ty, FieldTy::Val(_) | FieldTy::Arr(..)) => {
+                Some((f.name.clone(), f.ty.clone()))
+            }
+            _ => None,
+        }
+    }
+
     /// Chooses the held member of an anonymous union and places the others as its views.
+    ///
+    /// A member of a one-leaf struct type (OneFlow's `union Pack { PackType<T, N> storage; T
+    /// elem[N]; }`) is held in preference, so that `pack.storage = *p` copies the struct
+    /// whole; the other members view its leaf (`elem` is `storage.elems`).
     fn place_union(&mut self, sname: &str, members: Vec<UMember>, at: Span) -> PResult<()> {
+        // A one-leaf struct member's size and alignment are its leaf's.
+        let leaf_ty = |t: &FieldTy| match t {
+            FieldTy::Struct(st) => self.one_leaf(st).map(|(_, lt)| lt),
+            _ => Some(t.clone()),
+        };
         let size_of = |m: &UMember| match m {
-            UMember::One(_, t) => ty_layout(t).map_or(0, |x| x.0),
+            UMember::One(_, t) => leaf_ty(t).and_then(|t| ty_layout(&t)).map_or(0, |x| x.0),
             UMember::Group(g) => group_layout(g).2,
         };
         let widest = members.iter().map(size_of).max().unwrap_or(0);
         let held_at = members
             .iter()
-            .position(|m| matches!(m, UMember::One(..)) && size_of(m) == widest)
+            .position(|m| matches!(m, UMember::One(_, FieldTy::Struct(_))) && size_of(m) == widest)
+            .or_else(|| {
+                members
+                    .iter()
+                    .position(|m| matches!(m, UMember::One(..)) && size_of(m) == widest)
+            })
             .or_else(|| members.iter().position(|m| size_of(m) == widest));
         let Some(held_at) = held_at else {
             return Err(KernelError::new(at.line, at.col, "a union needs a member"));
         };
-        // The held member's fields with their offsets from the union's start.
+        let has_struct = members
+            .iter()
+            .any(|m| matches!(m, UMember::One(_, FieldTy::Struct(_))));
+        // The held member's fields with their offsets from the union's start (a one-leaf
+        // struct's leaf by its path, `storage.elems`).
         let held: Vec<(String, FieldTy, u64)> = match &members[held_at] {
+            UMember::One(n, FieldTy::Struct(st)) => match self.one_leaf(st) {
+                Some((leaf, lt)) => vec![(format!("{n}.{leaf}"), lt, 0)],
+                None => Vec::new(),
+            },
             UMember::One(n, t) => vec![(n.clone(), t.clone(), 0)],
             UMember::Group(g) => {
                 let (offs, _, _, _) = group_layout(g);
@@ -416,6 +494,19 @@ impl Parser<'_> {
             };
             for ((name, ty), off) in fields {
                 let Some(v) = view_of(&name, &ty, off, &held) else {
+                    if has_struct {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "union member `{name}` does not name the elements of the \
+                                 struct-typed member's one field; a struct-typed union member \
+                                 is supported beside members of its field's type or element \
+                                 type (`PackType<T, N> storage; T elem[N];`), else use a \
+                                 scalar, vector or array member"
+                            ),
+                        ));
+                    }
                     // A member that is no view of the held scalars: the union reinterprets
                     // bytes (held so instead, or refused with why).
                     return self.place_punned(sname, members, at);
@@ -472,16 +563,15 @@ impl Parser<'_> {
         // held anonymous struct keeps its tail padding check.
         match held_member {
             UMember::Group(_) => self.push_group(sname, fields, at)?,
-            UMember::One(..) => {
+            // The member itself (a one-leaf struct's `held` names its leaf instead).
+            UMember::One(name, ty) => {
                 if let Some(def) = self.structs.get_mut(sname) {
-                    for (name, ty) in fields {
-                        def.fields.push(Field {
-                            name,
-                            ty,
-                            by_ref: false,
-                            default: None,
-                        });
-                    }
+                    def.fields.push(Field {
+                        name: name.clone(),
+                        ty: ty.clone(),
+                        by_ref: false,
+                        default: None,
+                    });
                 }
             }
         }
