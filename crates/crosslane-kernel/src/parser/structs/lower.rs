@@ -762,12 +762,27 @@ impl Parser<'_> {
 
     /// Declares a temporary of struct `s` (uninitialized) in [`Parser::pre`]; its leaves.
     pub(crate) fn temporary(&mut self, s: &str, at: Span) -> PResult<Leaves> {
+        self.temporary_with(s, at, &HashMap::new())
+    }
+
+    /// [`Self::temporary`] whose leaves in `aliases` (a reference member's, by path) are the
+    /// variables given there, not new ones ([`super::ref_members`]).
+    pub(super) fn temporary_with(
+        &mut self,
+        s: &str,
+        at: Span,
+        aliases: &HashMap<String, Expr>,
+    ) -> PResult<Leaves> {
         let leaves = self.leaves(s, at)?;
         self.syn_span(at);
         let name = format!("tmp{}", self.syn);
         let mut decls = Vec::new();
         let mut names = Vec::new();
         for l in &leaves {
+            if let Some(ExprKind::Ident(n)) = aliases.get(&l.path).map(|e| &e.kind) {
+                names.push(n.clone());
+                continue;
+            }
             let leaf = format!("{name}.{}", l.path);
             let sp = self.syn_span(at);
             let array = (l.count > 0).then(|| Some(self.count_expr(l.count, sp)));
@@ -1151,7 +1166,8 @@ impl Parser<'_> {
             ));
         }
         if let Some((_, func)) = def.ctors.iter().find(|(n, _)| *n == args.len()) {
-            let t = self.temporary(s, span)?;
+            let aliases = self.ref_aliases(s, func, args, span)?;
+            let t = self.temporary_with(s, span, &aliases)?;
             let mut out_args: Vec<Expr> = t.iter().map(|(_, e)| e.clone()).collect();
             out_args.extend(self.expand_args(args.to_vec())?);
             let sp = self.syn_span(span);
