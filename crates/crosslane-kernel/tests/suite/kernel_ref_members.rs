@@ -176,3 +176,34 @@ fn an_object_passed_by_value_keeps_its_reference_member() {
     );
     expect_block_sum(&src);
 }
+
+#[test]
+fn a_pointer_member_dereferenced_or_indexed_at_zero() {
+    // [expr.ref]/2: `p->m` is `(*p).m`; [expr.sub]/1: `p[0]` is `*(p + 0)`.
+    for store in ["(*ts_).partial", "ts_[0].partial"] {
+        let src = kernel(
+            "TempStorage* ts_;",
+            "TempStorage* t",
+            "ts_(t)",
+            "BlockSum(&tmp).Sum(threadIdx.x + 1.0f)",
+        )
+        .replace("STORE", store);
+        expect_block_sum(&src);
+    }
+}
+
+#[test]
+fn a_pointer_member_to_one_struct_indexed_past_it_is_refused() {
+    let src = kernel(
+        "TempStorage* ts_;",
+        "TempStorage& t",
+        "ts_(&t)",
+        "BlockSum(tmp).Sum(threadIdx.x + 1.0f)",
+    )
+    .replace("STORE", "ts_[1].partial");
+    let e = refused(
+        &src,
+        launch(Dialect::Cuda, 128, &[("out", 1, "0"), ("parts", 4, "0")]),
+    );
+    assert!(e.contains("points to one struct"), "{e}");
+}

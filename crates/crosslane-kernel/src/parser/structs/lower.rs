@@ -903,6 +903,18 @@ impl Parser<'_> {
                     .collect();
                 Ok(Some((inner, out)))
             }
+            // `ts_[0].m` of a pointer member bound to one struct ([`super::ref_members`]).
+            ExprKind::Index(b, i) if self.is_alias_member(b) => {
+                if self.fold_int(i) != Some(0) {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        "this pointer member points to one struct here: only `p[0]` (or \
+                         `p->m`, `(*p).m`) names it; hold a pointer to scalars for an array",
+                    ));
+                }
+                self.leaves_of(b, expect)
+            }
             ExprKind::Index(b, i) => {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);
@@ -934,6 +946,8 @@ impl Parser<'_> {
             ExprKind::Deref(b) if matches!(&b.kind, ExprKind::Ident(n) if n == "this") => {
                 self.leaves_of(b, expect)
             }
+            // `(*ts_).m` of a pointer member bound to one struct ([`super::ref_members`]).
+            ExprKind::Deref(b) if self.is_alias_member(b) => self.leaves_of(b, expect),
             ExprKind::Deref(b) => {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);

@@ -27,6 +27,21 @@ use crate::KernelError;
 const MAX_INITS: usize = 256;
 
 impl Parser<'_> {
+    /// Whether `e` names a reference or struct pointer member of a struct (`ts_` inside a
+    /// member function, `this->ts_`, `r.ts_`): an alias of one bound struct object.
+    pub(super) fn is_alias_member(&self, e: &Expr) -> bool {
+        let (s, name) = match &e.kind {
+            ExprKind::Member(b, f) => (self.struct_of(b), f),
+            ExprKind::Ident(n) if self.self_field(n).is_some() => (self.self_struct.clone(), n),
+            _ => return false,
+        };
+        s.and_then(|s| self.structs.get(&s)).is_some_and(|d| {
+            d.fields
+                .iter()
+                .any(|f| f.by_ref && f.name == *name && matches!(f.ty, FieldTy::Struct(_)))
+        })
+    }
+
     /// Records which constructor parameter each reference (or struct pointer) member of
     /// `sname` is bound to by the initializer list that starts at the current token, under the
     /// constructor's function `func`. `params` are the constructor's parameters (a struct
