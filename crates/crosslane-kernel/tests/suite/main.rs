@@ -147,6 +147,7 @@ mod kernel_reached_calls;
 mod kernel_recursion;
 mod kernel_recursive_templates;
 mod kernel_reduce_arch;
+mod kernel_ref_members;
 mod kernel_reinterp;
 mod kernel_replay;
 mod kernel_robustness;

@@ -137,7 +137,9 @@ impl Parser<'_> {
                 let Ty::Val(v) = l.ty else {
                     return self.unsupported("this array member is not supported here");
                 };
-                if copied {
+                // A reference member's array is the bound one, in a copy too
+                // ([`super::ref_members`]).
+                if copied && !l.by_ref {
                     let param = super::by_value::copy_param_name(&n);
                     self.param_copies.push(ParamCopy {
                         local: n.clone(),
@@ -295,6 +297,13 @@ impl Parser<'_> {
                         self.bitfield_value(s, &l.path, e)
                     }
                 });
+            if l.count > 0 && l.by_ref && !is_many {
+                // A reference member's array ([`super::ref_members`]): the bound array itself.
+                if let Some(ExprKind::Ident(n)) = value.as_ref().map(|e| &e.kind) {
+                    names.push(n.clone());
+                    continue;
+                }
+            }
             if l.count > 0 {
                 let leaf = format!("{name}.{}", l.path);
                 let sp = self.syn_span(span);

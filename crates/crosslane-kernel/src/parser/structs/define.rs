@@ -236,10 +236,17 @@ impl Parser<'_> {
             };
             loop {
                 let mut ty = field_ty.clone();
+                // `TempStorage* ts_;`: a pointer member to one struct, an alias of the object
+                // its constructor binds it to ([`super::ref_members`]).
+                let mut alias = false;
                 while self.eat("*") {
                     ty = match ty {
                         FieldTy::Val(v) => FieldTy::Ptr(v),
-                        _ => return self.unsupported("this pointer member is not supported (pointers to structs or to pointers); use a pointer to a scalar type"),
+                        FieldTy::Struct(s) if !alias && !self.is_punct("*") => {
+                            alias = true;
+                            FieldTy::Struct(s)
+                        }
+                        _ => return self.unsupported("this pointer member is not supported (pointers to pointers, or to structs held by pointer members); use a pointer to a scalar type or a reference to the struct"),
                     };
                     // `const float* __restrict__ x;`, `float* const p;`: qualifiers of the
                     // pointer itself ([dcl.ptr]/1), which change no value read or written.
@@ -279,10 +286,17 @@ impl Parser<'_> {
                     self.skip_member_function()?;
                     break;
                 }
-                if self.is_punct("&") {
+                if self.is_punct("&") && !alias && !matches!(ty, FieldTy::Ptr(_)) {
+                    // `TempStorage& temp_storage_;`, `float& total_;`: a reference member, an
+                    // alias of the object its constructor binds it to ([`super::ref_members`]).
+                    self.bump();
+                    alias = true;
+                }
+                if self.is_punct("(") && matches!(self.peek(1), Tok::Punct("&")) {
                     return self.unsupported(
-                        "reference data members are not supported; hold a pointer (`T* p;`) or the value \
-                         instead",
+                        "a reference member to an array (`float (&a)[32];`) is not supported; \
+                         hold a pointer member `float* a;` initialized from the array, or a \
+                         reference to a struct holding the array",
                     );
                 }
                 let f_at = self.span();
@@ -362,11 +376,16 @@ impl Parser<'_> {
                     self.consts.insert(fname.clone(), c);
                     consts.push(fname);
                 } else {
+                    if alias
+                        && (default.is_some() || matches!(ty, FieldTy::Arr(..) | FieldTy::SArr(..)))
+                    {
+                        return Err(KernelError::new(f_at.line, f_at.col, "a reference or struct pointer member is supported when a constructor's initializer list binds it (`T& r; S(T& t) : r(t) {}`); bind it there"));
+                    }
                     if let Some(def) = self.structs.get_mut(&sname) {
                         def.fields.push(Field {
                             name: fname,
                             ty,
-                            by_ref: false,
+                            by_ref: alias,
                             default,
                         });
                     }
@@ -914,6 +933,9 @@ impl Parser<'_> {
                 }
             }
         }
+        if is_ctor {
+            self.note_ref_binds(sname, &func, &params, &own);
+        }
         if self.eat(";") {
             // A declaration in the struct; the definition follows the struct
             // (`RET P::name(…) { … }`).
@@ -1040,6 +1062,10 @@ impl Parser<'_> {
                 let mut first = Vec::new();
                 for f in &def.fields {
                     let given = init_list.iter().find(|(m, _, _)| *m == f.name);
+                    if f.by_ref {
+                        // Bound where the object is constructed ([`super::ref_members`]).
+                        continue;
+                    }
                     let (value, sp) = match given {
                         Some((_, args, sp)) => match &f.ty {
                             FieldTy::Struct(inner) => (

@@ -762,12 +762,27 @@ impl Parser<'_> {
 
     /// Declares a temporary of struct `s` (uninitialized) in [`Parser::pre`]; its leaves.
     pub(crate) fn temporary(&mut self, s: &str, at: Span) -> PResult<Leaves> {
+        self.temporary_with(s, at, &HashMap::new())
+    }
+
+    /// [`Self::temporary`] whose leaves in `aliases` (a reference member's, by path) are the
+    /// variables given there, not new ones ([`super::ref_members`]).
+    pub(super) fn temporary_with(
+        &mut self,
+        s: &str,
+        at: Span,
+        aliases: &HashMap<String, Expr>,
+    ) -> PResult<Leaves> {
         let leaves = self.leaves(s, at)?;
         self.syn_span(at);
         let name = format!("tmp{}", self.syn);
         let mut decls = Vec::new();
         let mut names = Vec::new();
         for l in &leaves {
+            if let Some(ExprKind::Ident(n)) = aliases.get(&l.path).map(|e| &e.kind) {
+                names.push(n.clone());
+                continue;
+            }
             let leaf = format!("{name}.{}", l.path);
             let sp = self.syn_span(at);
             let array = (l.count > 0).then(|| Some(self.count_expr(l.count, sp)));
@@ -888,6 +903,18 @@ impl Parser<'_> {
                     .collect();
                 Ok(Some((inner, out)))
             }
+            // `ts_[0].m` of a pointer member bound to one struct ([`super::ref_members`]).
+            ExprKind::Index(b, i) if self.is_alias_member(b) => {
+                if self.fold_int(i) != Some(0) {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        "this pointer member points to one struct here: only `p[0]` (or \
+                         `p->m`, `(*p).m`) names it; hold a pointer to scalars for an array",
+                    ));
+                }
+                self.leaves_of(b, expect)
+            }
             ExprKind::Index(b, i) => {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);
@@ -919,6 +946,8 @@ impl Parser<'_> {
             ExprKind::Deref(b) if matches!(&b.kind, ExprKind::Ident(n) if n == "this") => {
                 self.leaves_of(b, expect)
             }
+            // `(*ts_).m` of a pointer member bound to one struct ([`super::ref_members`]).
+            ExprKind::Deref(b) if self.is_alias_member(b) => self.leaves_of(b, expect),
             ExprKind::Deref(b) => {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);
@@ -1151,7 +1180,8 @@ impl Parser<'_> {
             ));
         }
         if let Some((_, func)) = def.ctors.iter().find(|(n, _)| *n == args.len()) {
-            let t = self.temporary(s, span)?;
+            let aliases = self.ref_aliases(s, func, args, span)?;
+            let t = self.temporary_with(s, span, &aliases)?;
             let mut out_args: Vec<Expr> = t.iter().map(|(_, e)| e.clone()).collect();
             out_args.extend(self.expand_args(args.to_vec())?);
             let sp = self.syn_span(span);

@@ -51,6 +51,7 @@ mod pun_index;
 mod shuffle;
 pub(crate) use shuffle::STRUCT_SHFL;
 mod punning;
+mod ref_members;
 mod subscript;
 mod unions;
 pub(super) mod void_ptr;
@@ -160,6 +161,9 @@ pub(super) struct StructDef {
     /// `integral_constant<int, 3>`): kept with the class, which every parse shares, so that an
     /// object's `i.value` reads it wherever the class was instantiated ([class.static]/1).
     pub(super) statics: HashMap<String, Expr>,
+    /// Each constructor's bindings of reference (and struct pointer) members: the member and
+    /// the index of the argument it is bound to, by constructor function ([`ref_members`]).
+    pub(super) ref_binds: HashMap<String, Vec<(String, usize)>>,
 }
 
 /// How a struct variable holds its value.
@@ -447,6 +451,11 @@ impl Parser<'_> {
             // knows of it (an array's dimensions, [`super::arrays`]).
             let own = n.starts_with(&format!("{name}."));
             if !own && self.scopes.last().and_then(|s| s.get(n)) == Some(&ty) {
+                continue;
+            }
+            // A reference member's array (`temp_storage_.partial` of a `__shared__` object,
+            // [`ref_members`]): the bound array, declared where it was.
+            if !own && l.by_ref && self.scopes.iter().any(|s| s.contains_key(n)) {
                 continue;
             }
             self.declare(n, ty);
