@@ -42,29 +42,8 @@ impl Parser<'_> {
         if parts.len() < 4 {
             return;
         }
-        // `(void*)k`, `reinterpret_cast<const void*>(&k)`, `k`: the kernel is the last name
-        // that is no type word.
         let (a, b) = parts[0];
-        // `k<16>` (rocm-examples' `hipLaunchCooperativeKernel(vector_reduce_kernel<
-        // partition_size>, …)`): the template's instance, its arguments read as host
-        // constants ([`super::host_template_launch`]).
-        let template_at = (a..b).find(|&i| {
-            matches!(&toks[i].tok, Tok::Ident(n) if !matches!(n.as_str(), "void" | "const"))
-                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
-                && !matches!(&toks[i].tok, Tok::Ident(n) if n.ends_with("_cast"))
-        });
-        let instance = template_at.and_then(|i| self.host_template_kernel(st, i, b + 1, &[]));
-        let kernel = match instance {
-            Some((m, _)) => m,
-            None => toks[a..b]
-                .iter()
-                .rev()
-                .find_map(|t| match &t.tok {
-                    Tok::Ident(n) if !matches!(n.as_str(), "void" | "const") => Some(n.clone()),
-                    _ => None,
-                })
-                .unwrap_or_default(),
-        };
+        let kernel = self.launched_kernel(st, a, b);
         let mut cfg = vec![parts[1], parts[2]];
         if let Some(&shared) = parts.get(4) {
             cfg.push(shared);
@@ -214,5 +193,33 @@ impl Parser<'_> {
             None => slots.iter_mut().for_each(|s| *s = None),
         }
         true
+    }
+}
+
+impl Parser<'_> {
+    /// The kernel a launch call's kernel argument (tokens `a..b`) names: a template's
+    /// instance (`k<16>`, rocm-examples' `hipLaunchCooperativeKernel(vector_reduce_kernel<
+    /// partition_size>, …)`, its arguments read as host constants,
+    /// [`super::host_template_launch`]), else the last name that is no type word (`(void*)k`,
+    /// `reinterpret_cast<const void*>(&k)`, `k`); empty when there is none.
+    pub(super) fn launched_kernel(&mut self, st: &mut HostState, a: usize, b: usize) -> String {
+        let toks = self.toks;
+        let template_at = (a..b).find(|&i| {
+            matches!(&toks[i].tok, Tok::Ident(n) if !matches!(n.as_str(), "void" | "const"))
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
+                && !matches!(&toks[i].tok, Tok::Ident(n) if n.ends_with("_cast"))
+        });
+        let instance = template_at.and_then(|i| self.host_template_kernel(st, i, b + 1, &[]));
+        match instance {
+            Some((m, _)) => m,
+            None => toks[a..b]
+                .iter()
+                .rev()
+                .find_map(|t| match &t.tok {
+                    Tok::Ident(n) if !matches!(n.as_str(), "void" | "const") => Some(n.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default(),
+        }
     }
 }

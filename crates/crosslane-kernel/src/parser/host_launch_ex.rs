@@ -77,22 +77,7 @@ impl Parser<'_> {
         }
         // The kernel: a name (a kernel, or a variable holding one), or a template's instance.
         let (ka, kb) = parts[1];
-        let template_at = (ka..kb).find(|&i| {
-            matches!(&toks[i].tok, Tok::Ident(_))
-                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
-        });
-        let instance = template_at.and_then(|i| self.host_template_kernel(st, i, kb + 1, &[]));
-        let kernel = match instance {
-            Some((m, _)) => m,
-            None => toks[ka..kb]
-                .iter()
-                .rev()
-                .find_map(|t| match &t.tok {
-                    Tok::Ident(n) if !matches!(n.as_str(), "void" | "const") => Some(n.clone()),
-                    _ => None,
-                })
-                .unwrap_or_default(),
-        };
+        let kernel = self.launched_kernel(st, ka, kb);
         let args: Vec<(usize, usize)> = parts[2..].to_vec();
         self.launch(st, kernel, k, &cfg_parts, &args);
     }
