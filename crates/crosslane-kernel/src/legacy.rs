@@ -177,10 +177,7 @@ pub fn arch_gate(program: &Program, arch: Option<&str>) -> Result<(), KernelErro
             // A call inside crosslane's library declarations is placed at the user's call of
             // the library function ([`library_caller`]).
             let (at, inside) = match library_caller(program, e.span, f) {
-                Some((at, lib)) => (
-                    at,
-                    format!(" (inside the library function `{lib}` called here)"),
-                ),
+                Some((at, lib)) => (at, crate::lib_site::inside_note(&lib)),
                 None => (e.span, String::new()),
             };
             if first

@@ -96,6 +96,12 @@ fn shown_name(name: &str) -> String {
     out
 }
 
+/// The words a diagnostic raised inside library code gains: which library function it was in,
+/// shown at the user's call of it.
+pub(crate) fn inside_note(name: &str) -> String {
+    format!(" (inside the library function `{name}` called here)")
+}
+
 impl LibSites {
     /// An error of the compiler at `span` in instance `inst`: at a library position, moved to
     /// the user's call with the library function named (as [`relocate`] moves a run's).
@@ -105,10 +111,7 @@ impl LibSites {
         }
         match self.by_inst.get(&inst) {
             Some(site) => {
-                message.push_str(&format!(
-                    " (inside the library function `{}` called here)",
-                    site.name
-                ));
+                message.push_str(&inside_note(&site.name));
                 (site.at, message)
             }
             None => (
@@ -140,7 +143,7 @@ pub(crate) fn relocate(
         match site {
             Some(site) => {
                 d.1 = site.at;
-                let note = format!(" (inside the library function `{}` called here)", site.name);
+                let note = inside_note(&site.name);
                 match d.2.find(" (e.g. ") {
                     Some(k) => d.2.insert_str(k, &note),
                     None => d.2.push_str(&note),
