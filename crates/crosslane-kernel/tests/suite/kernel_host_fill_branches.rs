@@ -13,21 +13,35 @@ fn run(src: &str) -> KernelTrace {
     run_kernel(src, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A CSR SpMV (one thread per row) over the tridiagonal matrix host code builds, times
+/// The kernel every test here launches: a CSR SpMV, one thread per row.
+const SPMV: &str = "\
+__global__ void spmv(const int* rows, const int* cols, const float* vals, const float* x,
+                     float* y, int n) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < n) {
+    float s = 0.0f;
+    for (int k = rows[r]; k < rows[r + 1]; k++) s += vals[k] * x[cols[k]];
+    y[r] = s;
+  }
+}
+";
+
+/// `rows`, `cols` and `y` of the tridiagonal matrix every test builds (x = 1..N in the first
+/// three), by the Python model quoted in the first test.
+const ROWS: [i128; 7] = [0, 2, 5, 8, 11, 14, 16];
+const COLS: [i128; 16] = [0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5];
+const Y: [f64; 6] = [2.0, 1.0, 3.0, 6.0, 10.0, 22.0];
+
+fn some<T: Copy>(v: &[T]) -> Vec<Option<T>> {
+    v.iter().map(|&x| Some(x)).collect()
+}
+
+/// The host program around `SPMV` that builds the tridiagonal matrix, times
 /// x = 1..N.
 /// `diag` is the loop's diagonal value and `first` what host code does before the loop.
 fn spmv_src(first: &str, diag: &str) -> String {
     format!(
-        "\
-__global__ void spmv(const int* rows, const int* cols, const float* vals, const float* x,
-                     float* y, int n) {{
-  int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) {{
-    float s = 0.0f;
-    for (int k = rows[r]; k < rows[r + 1]; k++) s += vals[k] * x[cols[k]];
-    y[r] = s;
-  }}
-}}
+        "{SPMV}\
 int main() {{
   const int N = 6;
   int nz = (N - 2) * 3 + 4;
@@ -96,26 +110,13 @@ fn a_tridiagonal_csr_fill_with_branches_and_commas_is_read_per_iteration() {
         "2.0f + 0.5f * i",
     );
     let t = run(&src);
-    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
-    assert_eq!(ints(&t, "rows"), some(&[0, 2, 5, 8, 11, 14, 16]));
-    assert_eq!(
-        ints(&t, "cols"),
-        some(&[0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5])
-    );
+    assert_eq!(ints(&t, "rows"), some(&ROWS));
+    assert_eq!(ints(&t, "cols"), some(&COLS));
     let vals = [
         4.0, -1.0, -1.0, 2.5, -1.0, -1.0, 3.0, -1.0, -1.0, 3.5, -1.0, -1.0, 4.0, -1.0, -1.0, 4.5,
     ];
-    assert_eq!(
-        floats(&t, "vals"),
-        vals.iter().map(|&v| Some(v)).collect::<Vec<_>>()
-    );
-    assert_eq!(
-        floats(&t, "y"),
-        [2.0, 1.0, 3.0, 6.0, 10.0, 22.0]
-            .iter()
-            .map(|&v| Some(v))
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(floats(&t, "vals"), some(&vals));
+    assert_eq!(floats(&t, "y"), some(&Y));
 }
 
 #[test]
@@ -123,16 +124,9 @@ fn the_same_fill_into_managed_memory_with_a_comma_statement_first() {
     // The matrix of the test above (same Python model), built in `cudaMallocManaged` memory
     // that the kernel reads directly; `I[0] = 0, J[0] = 0, J[1] = 1;` writes three cells of
     // two arrays in one comma expression ([expr.comma]/1).
-    let src = "\
-__global__ void spmv(const int* I, const int* J, const float* val, const float* x, float* y,
-                     int n) {
-  int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) {
-    float s = 0.0f;
-    for (int k = I[r]; k < I[r + 1]; k++) s += val[k] * x[J[k]];
-    y[r] = s;
-  }
-}
+    let src = [
+        SPMV,
+        "\
 int main() {
   int N = 6, nz = (N - 2) * 3 + 4, start;
   int *I, *J;
@@ -164,21 +158,13 @@ int main() {
   cudaDeviceSynchronize();
   return 0;
 }
-";
-    let t = run(src);
-    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
-    assert_eq!(ints(&t, "I"), some(&[0, 2, 5, 8, 11, 14, 16]));
-    assert_eq!(
-        ints(&t, "J"),
-        some(&[0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5])
-    );
-    assert_eq!(
-        floats(&t, "y"),
-        [2.0, 1.0, 3.0, 6.0, 10.0, 22.0]
-            .iter()
-            .map(|&v| Some(v))
-            .collect::<Vec<_>>()
-    );
+",
+    ]
+    .concat();
+    let t = run(&src);
+    assert_eq!(ints(&t, "rows"), some(&ROWS));
+    assert_eq!(ints(&t, "cols"), some(&COLS));
+    assert_eq!(floats(&t, "y"), some(&Y));
 }
 
 #[test]
@@ -186,16 +172,9 @@ fn the_same_fill_by_a_helper_into_managed_memory() {
     // The matrix of the first test (same Python model), built by a host helper that takes the
     // `cudaMallocManaged` pointers as parameters (managed memory is host memory too, so the
     // helper's cells of it are read in their element types).
-    let src = "\
-__global__ void spmv(const int* rows, const int* cols, const float* vals, const float* x,
-                     float* y, int n) {
-  int r = blockIdx.x * blockDim.x + threadIdx.x;
-  if (r < n) {
-    float s = 0.0f;
-    for (int k = rows[r]; k < rows[r + 1]; k++) s += vals[k] * x[cols[k]];
-    y[r] = s;
-  }
-}
+    let src = [
+        SPMV,
+        "\
 void make_tridiag(int* rows, int* cols, float* vals, int n, int nnz) {
   rows[0] = 0, cols[0] = 0, cols[1] = 1;
   vals[0] = 4.0f;
@@ -233,17 +212,12 @@ int main() {
   spmv<<<1, 32>>>(I, J, val, hx, dy, N);
   cudaDeviceSynchronize();
   return 0;
-}";
-    let t = run(src);
-    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
-    assert_eq!(ints(&t, "rows"), some(&[0, 2, 5, 8, 11, 14, 16]));
-    assert_eq!(
-        floats(&t, "y"),
-        [2.0, 1.0, 3.0, 6.0, 10.0, 22.0]
-            .iter()
-            .map(|&v| Some(v))
-            .collect::<Vec<_>>()
-    );
+}",
+    ]
+    .concat();
+    let t = run(&src);
+    assert_eq!(ints(&t, "rows"), some(&ROWS));
+    assert_eq!(floats(&t, "y"), some(&Y));
 }
 
 #[test]
@@ -252,16 +226,9 @@ fn values_from_rand_stay_unknown_while_the_other_arrays_are_filled() {
     // modelled): `rows` and `cols` do not depend on `vals`, so they are filled as before
     // (rows = [0, 2, 5, 8, 11, 14, 16] by the Python model); `vals` stays unknown, and the
     // launch names the host line that wrote it.
-    let src = "\
-__global__ void spmv(const int* I, const int* J, const float* val, const float* x, float* y,
-                     int n) {
-  int r = threadIdx.x;
-  if (r < n) {
-    float s = 0.0f;
-    for (int k = I[r]; k < I[r + 1]; k++) s += val[k] * x[J[k]];
-    y[r] = s;
-  }
-}
+    let src = [
+        SPMV,
+        "\
 void tridiag(int* I, int* J, float* val, int n, int nz) {
   I[0] = 0, J[0] = 0, J[1] = 1;
   val[0] = (float)rand() / RAND_MAX + 4.0f;
@@ -302,15 +269,13 @@ int main() {
   cudaDeviceSynchronize();
   return 0;
 }
-";
-    let t = run(src);
-    let some = |v: &[i128]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
-    assert_eq!(ints(&t, "I"), some(&[0, 2, 5, 8, 11, 14, 16]));
-    assert_eq!(
-        ints(&t, "J"),
-        some(&[0, 1, 0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5, 4, 5])
-    );
-    assert!(floats(&t, "val").iter().all(Option::is_none));
+",
+    ]
+    .concat();
+    let t = run(&src);
+    assert_eq!(ints(&t, "rows"), some(&ROWS));
+    assert_eq!(ints(&t, "cols"), some(&COLS));
+    assert!(floats(&t, "vals").iter().all(Option::is_none));
     assert!(floats(&t, "y").iter().all(Option::is_none));
     assert!(has(
         &t,
