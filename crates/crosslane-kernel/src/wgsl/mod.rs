@@ -16,6 +16,7 @@ pub mod lower;
 pub mod math;
 pub mod naga;
 pub mod naga_relax;
+pub mod naga_message;
 pub mod op_mix;
 pub mod op_mix_text;
 pub mod override_eval;
