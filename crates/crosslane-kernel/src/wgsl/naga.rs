@@ -555,6 +555,9 @@ pub fn parse_limited(
         if !labels.is_empty() {
             msg.push_str(&format!(" ({})", labels.join("; ")));
         }
+        if let Some(h) = offset.and_then(|o| super::naga_message::parse_hint(&text, o, e.message())) {
+            msg.push_str(&h);
+        }
         if let Some(at) = super::f16_bitcast::f16_vector_target(&text) {
             let (l, c) = line_col(&text, at);
             msg.push_str(&format!(

@@ -1,6 +1,8 @@
 //! Renders naga's validation errors in the user's terms: the place is the innermost span naga
 //! attaches (the expression, not the function holding it), and naga's IR type notation
-//! (`Scalar(Scalar { kind: Float, width: 2 })`) is written as the WGSL type (`f16`).
+//! (`Scalar(Scalar { kind: Float, width: 2 })`) is written as the WGSL type (`f16`); a parse
+//! error naga words generically gets Tint's reason where the source shows it (a module-scope
+//! `let`).
 //!
 //! naga 30 builds a validation error from the inside out and lists its spans outermost first
 //! for a helper function (`map_err_inner` puts the function's span before the expression's),
@@ -116,6 +118,28 @@ pub fn wgsl_types(msg: &str) -> String {
     out
 }
 
+/// What naga's parse error at byte `at` means when the shader is written in an older WGSL:
+/// a module-scope `let` (WGSL spec, § 7 Variable and Value Declarations: `let` is for function
+/// scope only; a module-scope value is a `const`, § 7.2; older shaders, vello's and wgpu
+/// tutorials' among them, used `let`). naga says only "expected global item … found `let`";
+/// Tint says "module-scope 'let' is invalid, use 'const'". `None` for any other error.
+pub fn parse_hint(text: &str, at: usize, message: &str) -> Option<String> {
+    if !message.starts_with("expected global item") {
+        return None;
+    }
+    let rest = text.get(at..)?;
+    let after = rest.strip_prefix("let")?;
+    if !after.starts_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    Some(
+        " — a module-scope `let` is not WGSL (WGSL spec, § 7.2 const Declarations: a value at \
+         module scope is a `const`; Tint: \"module-scope 'let' is invalid, use 'const'\"): \
+         write `const` instead of `let`"
+            .to_string(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +159,13 @@ mod tests {
         );
         assert_eq!(wgsl_types("Atomic(Scalar { kind: Sint, width: 4 })"), "atomic<i32>");
         assert_eq!(wgsl_types("a { b } Scalar { kind: Odd, width: 3 }"), "a { b } Scalar { kind: Odd, width: 3 }");
+    }
+
+    #[test]
+    fn a_module_scope_let_is_named() {
+        let m = "expected global item (`struct`, …) or the end of the file, found \"let\"";
+        assert!(parse_hint("let N = 4u;", 0, m).is_some_and(|h| h.contains("`const`")));
+        assert!(parse_hint("letter", 0, m).is_none());
+        assert!(parse_hint("let N = 4u;", 0, "expected `,`").is_none());
     }
 }

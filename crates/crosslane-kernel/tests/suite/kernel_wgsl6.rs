@@ -51,3 +51,22 @@ fn a_type_mismatch_names_wgsl_types() {
     assert!(m.contains("vec4<u32>") && m.contains("vec4<f32>"), "{m}");
     assert!(!m.contains("Vector {"), "{m}");
 }
+
+/// WGSL § 7.2 const Declarations: a value at module scope is a `const`; older WGSL (vello's
+/// shared `config.wgsl`, early wgpu examples) wrote `let TILE_WIDTH = 16u;`. Tint: "6:1
+/// error: module-scope 'let' is invalid, use 'const'". naga's message only listed the global
+/// items it expected; it now says what to write.
+#[test]
+fn a_module_scope_let_is_refused_saying_const() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+struct Cfg {
+    n: u32,
+}
+
+let TILE = 16u;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) t: u32) { o[t] = TILE; }";
+    let m = refusal(src);
+    assert!(m.starts_with("6:1"), "{m}");
+    assert!(m.contains("module-scope `let`") && m.contains("write `const` instead of `let`"), "{m}");
+}
