@@ -555,7 +555,8 @@ pub fn parse_limited(
         if !labels.is_empty() {
             msg.push_str(&format!(" ({})", labels.join("; ")));
         }
-        if let Some(h) = offset.and_then(|o| super::naga_message::parse_hint(&text, o, e.message())) {
+        if let Some(h) = offset.and_then(|o| super::naga_message::parse_hint(&text, o, e.message()))
+        {
             msg.push_str(&h);
         }
         if let Some(at) = super::f16_bitcast::f16_vector_target(&text) {

@@ -67,7 +67,8 @@ fn replace_braced(text: &str, open: &str, parse: impl Fn(&str) -> Option<String>
         out.push_str(&rest[..at]);
         let body_start = at + open.len();
         let rewritten = rest[body_start..].find('}').and_then(|end| {
-            parse(rest[body_start..body_start + end].trim()).map(|name| (name, body_start + end + 1))
+            parse(rest[body_start..body_start + end].trim())
+                .map(|name| (name, body_start + end + 1))
         });
         match rewritten {
             Some((name, next)) => {
@@ -101,7 +102,11 @@ pub fn wgsl_types(msg: &str) -> String {
         scalar_name(field(f, "kind")?, field(f, "width")?).map(str::to_string)
     });
     let vectors = replace_braced(&scalars, "Vector { ", |f| {
-        Some(format!("vec{}<{}>", size_digit(field(f, "size")?)?, field(f, "scalar")?))
+        Some(format!(
+            "vec{}<{}>",
+            size_digit(field(f, "size")?)?,
+            field(f, "scalar")?
+        ))
     });
     let matrices = replace_braced(&vectors, "Matrix { ", |f| {
         let c = size_digit(field(f, "columns")?)?;
@@ -110,7 +115,16 @@ pub fn wgsl_types(msg: &str) -> String {
     });
     let mut out = matrices;
     for name in [
-        "bool", "i32", "i64", "u32", "u64", "f16", "f32", "f64", "AbstractInt", "AbstractFloat",
+        "bool",
+        "i32",
+        "i64",
+        "u32",
+        "u64",
+        "f16",
+        "f32",
+        "f64",
+        "AbstractInt",
+        "AbstractFloat",
     ] {
         out = out.replace(&format!("Scalar({name})"), name);
         out = out.replace(&format!("Atomic({name})"), &format!("atomic<{name}>"));
@@ -157,8 +171,14 @@ mod tests {
             wgsl_types("Vector { size: Quad, scalar: Scalar { kind: Uint, width: 4 } } and Matrix { columns: Bi, rows: Tri, scalar: Scalar { kind: Float, width: 4 } }"),
             "vec4<u32> and mat2x3<f32>"
         );
-        assert_eq!(wgsl_types("Atomic(Scalar { kind: Sint, width: 4 })"), "atomic<i32>");
-        assert_eq!(wgsl_types("a { b } Scalar { kind: Odd, width: 3 }"), "a { b } Scalar { kind: Odd, width: 3 }");
+        assert_eq!(
+            wgsl_types("Atomic(Scalar { kind: Sint, width: 4 })"),
+            "atomic<i32>"
+        );
+        assert_eq!(
+            wgsl_types("a { b } Scalar { kind: Odd, width: 3 }"),
+            "a { b } Scalar { kind: Odd, width: 3 }"
+        );
     }
 
     #[test]

@@ -24,7 +24,10 @@ fn pad(i: u32) -> u32 { return (i >> BANKS) + (i >> 10u); }
 fn main(@builtin(local_invocation_index) t: u32) { o[t] = pad(t); }";
     let m = refusal(src);
     assert!(m.starts_with("3:33"), "{m}");
-    assert!(m.contains("Shift amount exceeds the bit width of u32"), "{m}");
+    assert!(
+        m.contains("Shift amount exceeds the bit width of u32"),
+        "{m}"
+    );
 }
 
 /// WGSL § 8.7 Arithmetic Expressions: `e1 - e2` needs one type on both sides; an `f16` storage
@@ -40,7 +43,10 @@ fn a_type_mismatch_names_wgsl_types() {
 }";
     let m = refusal(src);
     assert!(m.starts_with("4:24"), "{m}");
-    assert!(m.contains("(of type f16) and") && m.contains("(of type f32)"), "{m}");
+    assert!(
+        m.contains("(of type f16) and") && m.contains("(of type f32)"),
+        "{m}"
+    );
     assert!(!m.contains("Scalar {"), "{m}");
 
     let src = "@group(0) @binding(0) var<storage, read_write> o: array<vec4<u32>>;
@@ -68,5 +74,8 @@ let TILE = 16u;
 fn main(@builtin(local_invocation_index) t: u32) { o[t] = TILE; }";
     let m = refusal(src);
     assert!(m.starts_with("6:1"), "{m}");
-    assert!(m.contains("module-scope `let`") && m.contains("write `const` instead of `let`"), "{m}");
+    assert!(
+        m.contains("module-scope `let`") && m.contains("write `const` instead of `let`"),
+        "{m}"
+    );
 }
