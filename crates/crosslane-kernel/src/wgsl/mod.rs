@@ -15,6 +15,7 @@ pub mod inherited;
 pub mod lower;
 pub mod math;
 pub mod naga;
+pub mod naga_message;
 pub mod naga_relax;
 pub mod op_mix;
 pub mod op_mix_text;

@@ -555,6 +555,10 @@ pub fn parse_limited(
         if !labels.is_empty() {
             msg.push_str(&format!(" ({})", labels.join("; ")));
         }
+        if let Some(h) = offset.and_then(|o| super::naga_message::parse_hint(&text, o, e.message()))
+        {
+            msg.push_str(&h);
+        }
         if let Some(at) = super::f16_bitcast::f16_vector_target(&text) {
             let (l, c) = line_col(&text, at);
             msg.push_str(&format!(
@@ -712,13 +716,8 @@ fn vertex_subgroup_error(
 }
 
 fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> KernelError {
-    let (line, col) = e
-        .spans()
-        .next()
-        .filter(|(s, _)| s.is_defined())
-        .map_or((1, 1), |(s, _)| {
-            line_col(text, s.to_range().map_or(0, |r| r.start))
-        });
+    let (line, col) = super::naga_message::innermost_span(e.spans().map(|(s, _)| *s))
+        .map_or((1, 1), |r| line_col(text, r.start));
     let mut msg = format!("naga: {}", e.as_inner());
     let mut src: Option<&dyn std::error::Error> = std::error::Error::source(e.as_inner());
     let mut depth = 0;
@@ -730,6 +729,7 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
             break;
         }
     }
+    msg = super::naga_message::wgsl_types(&msg);
     if msg.contains("Abstract types may only appear in constant expressions") {
         let at = e
             .spans()

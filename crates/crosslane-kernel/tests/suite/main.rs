@@ -173,6 +173,7 @@ mod kernel_unions;
 mod kernel_vector_arrow;
 mod kernel_vector_types;
 mod kernel_vendor_forms;
+mod kernel_wgsl6;
 mod kernel_wmma;
 mod kernel_wmma_types;
 mod kernel_written;
