@@ -287,3 +287,43 @@ fn rocprim_block_radix_sort_keys_and_pairs() {
     let kv_v: Vec<i128> = ranks.iter().map(|r| *r as i128).collect();
     assert_eq!(ints(&t, "kv_v"), some(&kv_v));
 }
+
+/// A member function template forwarding its array-reference parameters to another member
+/// template, as rocPRIM's block classes forward `T (&input)[ItemsPerThread]` to their
+/// implementation: `N` is deduced from the parameter's bound ([temp.deduct.call]/1), as in a
+/// free function; and a reference to an array of structs, `P (&items)[2]` ([dcl.ref]), which
+/// was "expected a name, found `(`".
+const MEMBER_FORWARD: &str = "\
+#include <hip/hip_runtime.h>
+struct P { int x; };
+template <class T, unsigned int B>
+struct Agg {
+  template <unsigned int N, class F> __device__ int sum(F (&a)[N], const T (&b)[N]) {
+    int s = 0;
+    for (unsigned int i = 0; i < N; i++) s += a[i] * b[i];
+    return s + (int)(100 * N);
+  }
+  template <unsigned int N, class F> __device__ int twice(F (&a)[N], const T (&b)[N]) { return 2 * sum(a, b); }
+  __device__ int xs(P (&p)[2]) { return p[0].x + p[1].x; }
+};
+__global__ void fwd(int* out) {
+  int v[3] = {1, 2, 3};
+  int w[3] = {4, 5, 6};
+  P p[2];
+  p[0].x = 7;
+  p[1].x = 9;
+  out[0] = Agg<int, 64>().twice(v, w);
+  out[1] = Agg<int, 64>().xs(p);
+}";
+
+#[test]
+fn member_templates_deduce_array_bounds_from_reference_parameters() {
+    // twice: 2 * (1*4 + 2*5 + 3*6 + 100*3) = 2 * 332 = 664; xs: 7 + 9 = 16.
+    let mut c = hip();
+    c.block_dim = Some([1, 1, 1]);
+    c.args.insert("out".into(), "zero".into());
+    c.buffer_len.insert("out".into(), 2);
+    let t = run_finished(MEMBER_FORWARD, c);
+    no_errors(&t);
+    assert_eq!(ints(&t, "out"), vec![Some(664), Some(16)]);
+}
