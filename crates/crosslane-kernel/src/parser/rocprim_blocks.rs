@@ -31,7 +31,20 @@
 //!   `sort`, `sort_desc`, `sort_to_striped`, `sort_desc_to_striped` of keys or key–value pairs,
 //!   with or without storage, as hipCUB's `BlockRadixSort` `Sort`, `SortDescending`,
 //!   `SortBlockedToStriped`, `SortDescendingBlockedToStriped` (hipCUB forwards to these). A
-//!   `begin_bit` / `end_bit` range is not read (no such overload is declared).
+//!   `begin_bit` / `end_bit` range is not read (no such overload is declared);
+//! - `block_sort<Key, BlockSizeX, ItemsPerThread, …>::sort(keys, storage[, compare])` of keys
+//!   ("sorts items … in ascending order according to `compare`", `rocprim::less<Key>` by
+//!   default; rocPRIM's default algorithm, a merge sort, is stable): integer keys under the
+//!   default `less` as the radix sort above (the same sequence), other keys or comparisons by
+//!   each item's rank — the keys `compare` puts before it plus the equal ones of lower input
+//!   rank — which is the stable sorted order. Key–value `block_sort` is not declared;
+//! - `block_run_length_decode<ItemT, BlockSizeX, RunsPerThread, DecodedItemsPerThread[,
+//!   DecodedOffsetT]>`: built from each thread's runs (values and lengths, blocked across the
+//!   block) it gives the total decoded size; `run_length_decode(items[, offsets][, from])`
+//!   gives thread `t`'s decoded items `from + t·D + i` (the value of the run holding that
+//!   position, and the position's offset within its run). Positions at or past the total are
+//!   not written (rocPRIM assigns them nothing documented). Run lengths, the total and the
+//!   offsets are of `DecodedOffsetT` here.
 
 /// The declarations (C++ read by crosslane's parser).
 pub(super) const BLOCKS: &str = r#"
@@ -51,6 +64,8 @@ struct block_discontinuity_storage { };
 struct block_adjacent_difference_storage { };
 struct block_histogram_storage { };
 struct block_radix_sort_storage { };
+struct block_sort_storage { };
+struct block_run_length_decode_storage { };
 }
 template <class T, unsigned int BlockSizeX, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
 struct block_discontinuity {
@@ -192,6 +207,84 @@ struct block_radix_sort<Key, BlockSizeX, ItemsPerThread, empty_type, BlockSizeY,
   __device__ void sort_to_striped(Key (&keys)[ItemsPerThread], detail::block_radix_sort_storage& storage) { sort_to_striped(keys); }
   __device__ void sort_desc_to_striped(Key (&keys)[ItemsPerThread]) { __shared__ typename hipcub::BlockRadixSort<Key, BlockSizeX, ItemsPerThread, hipcub::NullType, 4, true, hipcub::BLOCK_SCAN_WARP_SCANS, hipSharedMemBankSizeFourByte, BlockSizeY, BlockSizeZ>::TempStorage temp; hipcub::BlockRadixSort<Key, BlockSizeX, ItemsPerThread, hipcub::NullType, 4, true, hipcub::BLOCK_SCAN_WARP_SCANS, hipSharedMemBankSizeFourByte, BlockSizeY, BlockSizeZ>(temp).SortDescendingBlockedToStriped(keys); }
   __device__ void sort_desc_to_striped(Key (&keys)[ItemsPerThread], detail::block_radix_sort_storage& storage) { sort_desc_to_striped(keys); }
+};
+template <class Key, unsigned int BlockSizeX, unsigned int ItemsPerThread = 1, class Value = empty_type, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
+struct block_sort {
+  using storage_type = detail::block_sort_storage;
+  static constexpr unsigned int B = BlockSizeX * BlockSizeY * BlockSizeZ;
+  template <class C> __device__ void rank_sort(Key (&keys)[ItemsPerThread], C compare) {
+    __shared__ Key all[B * ItemsPerThread];
+    const unsigned int t = flat_block_thread_id();
+    for (unsigned int i = 0; i < ItemsPerThread; i++) all[t * ItemsPerThread + i] = keys[i];
+    __syncthreads();
+    unsigned int ranks[ItemsPerThread];
+    for (unsigned int i = 0; i < ItemsPerThread; i++) {
+      const unsigned int me = t * ItemsPerThread + i;
+      unsigned int r = 0;
+      for (unsigned int j = 0; j < B * ItemsPerThread; j++) {
+        if (compare(all[j], keys[i]) || (j < me && !compare(keys[i], all[j]))) r++;
+      }
+      ranks[i] = r;
+    }
+    __syncthreads();
+    for (unsigned int i = 0; i < ItemsPerThread; i++) all[ranks[i]] = keys[i];
+    __syncthreads();
+    for (unsigned int i = 0; i < ItemsPerThread; i++) keys[i] = all[t * ItemsPerThread + i];
+    __syncthreads();
+  }
+  template <class C = less<Key>> __device__ void sort(Key (&keys)[ItemsPerThread], detail::block_sort_storage& storage, C compare = C()) {
+    if constexpr (std::is_integral<Key>::value && std::is_same<C, less<Key>>::value) {
+      __shared__ typename hipcub::BlockRadixSort<Key, BlockSizeX, ItemsPerThread, hipcub::NullType, 4, true, hipcub::BLOCK_SCAN_WARP_SCANS, hipSharedMemBankSizeFourByte, BlockSizeY, BlockSizeZ>::TempStorage temp;
+      hipcub::BlockRadixSort<Key, BlockSizeX, ItemsPerThread, hipcub::NullType, 4, true, hipcub::BLOCK_SCAN_WARP_SCANS, hipSharedMemBankSizeFourByte, BlockSizeY, BlockSizeZ>(temp).Sort(keys);
+    } else {
+      rank_sort(keys, compare);
+    }
+  }
+};
+template <class ItemT, unsigned int BlockSizeX, unsigned int RunsPerThread, unsigned int DecodedItemsPerThread, class DecodedOffsetT = unsigned int, unsigned int BlockSizeY = 1, unsigned int BlockSizeZ = 1>
+struct block_run_length_decode {
+  using storage_type = detail::block_run_length_decode_storage;
+  static constexpr unsigned int B = BlockSizeX * BlockSizeY * BlockSizeZ;
+  ItemT vals[B * RunsPerThread];
+  DecodedOffsetT offs[B * RunsPerThread];
+  DecodedOffsetT total;
+  __device__ block_run_length_decode(detail::block_run_length_decode_storage& storage, ItemT (&run_values)[RunsPerThread], DecodedOffsetT (&run_lengths)[RunsPerThread], DecodedOffsetT& total_decoded_size) {
+    __shared__ ItemT sv[B * RunsPerThread];
+    __shared__ DecodedOffsetT sl[B * RunsPerThread];
+    const unsigned int t = flat_block_thread_id();
+    for (unsigned int r = 0; r < RunsPerThread; r++) {
+      sv[t * RunsPerThread + r] = run_values[r];
+      sl[t * RunsPerThread + r] = run_lengths[r];
+    }
+    __syncthreads();
+    DecodedOffsetT acc = 0;
+    for (unsigned int j = 0; j < B * RunsPerThread; j++) {
+      vals[j] = sv[j];
+      offs[j] = acc;
+      acc += sl[j];
+    }
+    total = acc;
+    total_decoded_size = acc;
+    __syncthreads();
+  }
+  __device__ void run_length_decode(ItemT (&decoded_items)[DecodedItemsPerThread], DecodedOffsetT (&item_offsets)[DecodedItemsPerThread], DecodedOffsetT from_decoded_offset = 0) {
+    const unsigned int t = flat_block_thread_id();
+    for (unsigned int i = 0; i < DecodedItemsPerThread; i++) {
+      const DecodedOffsetT idx = from_decoded_offset + t * DecodedItemsPerThread + i;
+      if (idx < total) {
+        unsigned int r = 0;
+        for (unsigned int j = 0; j < B * RunsPerThread; j++) {
+          if (offs[j] <= idx) r = j;
+        }
+        decoded_items[i] = vals[r];
+        item_offsets[i] = idx - offs[r];
+      }
+    }
+  }
+  __device__ void run_length_decode(ItemT (&decoded_items)[DecodedItemsPerThread], DecodedOffsetT from_decoded_offset = 0) {
+    DecodedOffsetT rel[DecodedItemsPerThread];
+    run_length_decode(decoded_items, rel, from_decoded_offset);
+  }
 };
 }
 "#;

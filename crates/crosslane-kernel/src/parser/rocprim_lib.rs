@@ -54,7 +54,9 @@ pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `war
      `warp_sort` (keys), `warp_load`, `warp_store`, `warp_exchange`, `block_reduce`, \
      `block_scan`, `block_load`, `block_store`, `block_exchange`, `block_shuffle`, \
      `block_load_direct_blocked` / `_striped` and the stores, `block_discontinuity`, \
-     `block_adjacent_difference`, `block_histogram`, `block_radix_sort`, `plus` / `minus` / \
+     `block_adjacent_difference`, `block_histogram`, `block_radix_sort`, `block_sort` (keys), \
+     `block_run_length_decode`, \
+     `plus` / `minus` / \
      `maximum` / `minimum` and the comparisons (`less`, `equal_to`, …), \
      `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, `warp_size`, `flat_block_thread_id` and \
      `detail::logical_warp_id` / `logical_lane_id` are read here, as are hipCUB's \
@@ -193,6 +195,8 @@ const KNOWN: &[&str] = &[
     "block_adjacent_difference",
     "block_histogram",
     "block_radix_sort",
+    "block_sort",
+    "block_run_length_decode",
 ];
 
 /// The names they define in `rocprim::detail`.

@@ -327,3 +327,112 @@ fn member_templates_deduce_array_bounds_from_reference_parameters() {
     no_errors(&t);
     assert_eq!(ints(&t, "out"), vec![Some(664), Some(16)]);
 }
+
+/// `block_sort` of keys, by the default `less` and by a comparison functor of the kernel's own.
+const BLOCK_SORT: &str = "\
+#include <hip/hip_runtime.h>
+#include <rocprim/rocprim.hpp>
+struct by_low_digit {
+  __device__ bool operator()(const int& a, const int& b) const { return (a % 10) < (b % 10); }
+};
+__global__ void bsort(const int* in, int* up, int* digit) {
+  using sort_t = rocprim::block_sort<int, 8, 3>;
+  __shared__ sort_t::storage_type st;
+  const unsigned int t = threadIdx.x;
+  int k[3] = {in[3 * t], in[3 * t + 1], in[3 * t + 2]};
+  sort_t().sort(k, st);
+  for (int i = 0; i < 3; i++) up[3 * t + i] = k[i];
+  __syncthreads();
+  for (int i = 0; i < 3; i++) k[i] = in[3 * t + i];
+  sort_t().sort(k, st, by_low_digit());
+  for (int i = 0; i < 3; i++) digit[3 * t + i] = k[i];
+}";
+
+#[test]
+fn rocprim_block_sort_by_less_and_by_a_functor() {
+    // Model: 8 threads × 3 keys, x[i] = (i * 37) % 101. Ascending; then stably by the low
+    // decimal digit (equal digits keep their input order).
+    let mut c = hip();
+    c.block_dim = Some([8, 1, 1]);
+    let x: Vec<i128> = (0..24).map(|i| (i * 37) % 101).collect();
+    let fill: Vec<String> = x.iter().map(|v| v.to_string()).collect();
+    c.args.insert("in".into(), fill.join(","));
+    c.buffer_len.insert("in".into(), 24);
+    for n in ["up", "digit"] {
+        c.args.insert(n.into(), "zero".into());
+        c.buffer_len.insert(n.into(), 24);
+    }
+    let t = run_finished(BLOCK_SORT, c);
+    no_errors(&t);
+    let mut up = x.clone();
+    up.sort();
+    let mut digit = x.clone();
+    digit.sort_by_key(|v| v % 10);
+    let some = |v: &[i128]| v.iter().map(|x| Some(*x)).collect::<Vec<_>>();
+    assert_eq!(ints(&t, "up"), some(&up));
+    assert_eq!(ints(&t, "digit"), some(&digit));
+}
+
+/// `block_run_length_decode` built from each thread's runs, decoding one window; the run
+/// values written with functional casts inside parentheses, `(int(t) + 1)`, which were read
+/// as a C-style cast ("expected `)`, found `(`").
+const RLD: &str = "\
+#include <hip/hip_runtime.h>
+#include <rocprim/rocprim.hpp>
+__global__ void rld(int* out, unsigned int* rel, unsigned int* total) {
+  using dec_t = rocprim::block_run_length_decode<int, 4, 2, 3>;
+  __shared__ dec_t::storage_type st;
+  const unsigned int t = threadIdx.x;
+  int vals[2];
+  unsigned int lens[2];
+  vals[0] = 10 * (int(t) + 1);
+  vals[1] = 10 * (int(t) + 1) + 5;
+  lens[0] = t % 2;
+  lens[1] = (unsigned int)(t + 1);
+  unsigned int n = 0;
+  dec_t d(st, vals, lens, n);
+  int items[3];
+  unsigned int offs[3];
+  d.run_length_decode(items, offs, 2);
+  for (int i = 0; i < 3; i++) {
+    out[3 * t + i] = items[i];
+    rel[3 * t + i] = offs[i];
+  }
+  if (t == 0) total[0] = n;
+}";
+
+#[test]
+fn rocprim_block_run_length_decode_window() {
+    // Model: runs in blocked order (thread t: (10(t+1), t % 2), (10(t+1) + 5, t + 1)); the
+    // decoded stream is each value repeated its length; thread t's items are positions
+    // 2 + 3t + i of it, with their offsets in their runs; the total is 12.
+    let mut c = hip();
+    c.block_dim = Some([4, 1, 1]);
+    for (n, len) in [("out", 12), ("rel", 12), ("total", 1)] {
+        c.args.insert(n.into(), "zero".into());
+        c.buffer_len.insert(n.into(), len);
+    }
+    let t = run_finished(RLD, c);
+    no_errors(&t);
+    let mut stream: Vec<(i128, i128)> = Vec::new();
+    for th in 0..4i128 {
+        for (v, l) in [(10 * (th + 1), th % 2), (10 * (th + 1) + 5, th + 1)] {
+            for k in 0..l {
+                stream.push((v, k));
+            }
+        }
+    }
+    assert_eq!(stream.len(), 12);
+    let out: Vec<_> = (0..12)
+        .map(|p| Some(stream.get(p + 2).map_or(0, |s| s.0)))
+        .collect();
+    let rel: Vec<_> = (0..12)
+        .map(|p| Some(stream.get(p + 2).map_or(0, |s| s.1)))
+        .collect();
+    assert_eq!(ints(&t, "total"), vec![Some(12)]);
+    // The last two positions (12, 13) are past the total: their items are not written, so
+    // those cells keep what the uninitialized locals held — undefined — and are not compared.
+    assert_eq!(ints(&t, "out")[..10], out[..10]);
+    assert_eq!(ints(&t, "rel")[..10], rel[..10]);
+    assert_eq!(ints(&t, "out")[10..], [None, None]);
+}
