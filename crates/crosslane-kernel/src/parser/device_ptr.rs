@@ -139,13 +139,33 @@ impl Emit<'_> {
     }
     /// `( COUNT ) * sizeof ( T )`.
     fn bytes(&mut self, count: &[Token], elem: &[Token]) -> &mut Self {
-        self.p("(").ts(count).p(")").p("*").w("sizeof").p("(").ts(elem).p(")")
+        self.p("(")
+            .ts(count)
+            .p(")")
+            .p("*")
+            .w("sizeof")
+            .p("(")
+            .ts(elem)
+            .p(")")
     }
     /// `hipMemcpy ( NAME , V . data ( ) , ( V . size ( ) ) * sizeof ( T ) , H2D ) ;`.
     fn copy_in(&mut self, name: &str, v: &str, elem: &[Token]) -> &mut Self {
         let size = size_of(self.at, v);
-        self.w("hipMemcpy").p("(").w(name).p(",").w(v).p(".").w("data").p("(").p(")");
-        self.p(",").bytes(&size, elem).p(",").w("hipMemcpyHostToDevice").p(")").p(";")
+        self.w("hipMemcpy")
+            .p("(")
+            .w(name)
+            .p(",")
+            .w(v)
+            .p(".")
+            .w("data")
+            .p("(")
+            .p(")");
+        self.p(",")
+            .bytes(&size, elem)
+            .p(",")
+            .w("hipMemcpyHostToDevice")
+            .p(")")
+            .p(";")
     }
 }
 
@@ -184,11 +204,21 @@ pub(super) fn device_ptr(tokens: Vec<Token>) -> Vec<Token> {
                 match vector {
                     Some(v) => {
                         let size = size_of(&tokens[k], v);
-                        e.w("hipMalloc").p("(").p("&").w(&name).p(",").bytes(&size, &elem);
+                        e.w("hipMalloc")
+                            .p("(")
+                            .p("&")
+                            .w(&name)
+                            .p(",")
+                            .bytes(&size, &elem);
                         e.p(")").p(";").copy_in(&name, v, &elem);
                     }
                     None => {
-                        e.w("hipMalloc").p("(").p("&").w(&name).p(",").bytes(&arg, &elem);
+                        e.w("hipMalloc")
+                            .p("(")
+                            .p("&")
+                            .w(&name)
+                            .p(",")
+                            .bytes(&arg, &elem);
                         e.p(")").p(";");
                     }
                 }
@@ -207,11 +237,17 @@ pub(super) fn device_ptr(tokens: Vec<Token>) -> Vec<Token> {
             }
             Tok::Ident(w) if punct(&tokens, k + 1, ".") => {
                 let member = k > 0 && matches!(tokens[k - 1].tok, Tok::Punct("." | "->" | "::"));
-                let found = live.iter().rev().find(|(n, _, _)| n == w).filter(|_| !member);
+                let found = live
+                    .iter()
+                    .rev()
+                    .find(|(n, _, _)| n == w)
+                    .filter(|_| !member);
                 if let Some((name, elem, _)) = found {
                     let method = word(tokens.get(k + 2));
                     // `NAME.get()`: the pointer.
-                    if method == Some("get") && punct(&tokens, k + 3, "(") && punct(&tokens, k + 4, ")")
+                    if method == Some("get")
+                        && punct(&tokens, k + 3, "(")
+                        && punct(&tokens, k + 4, ")")
                     {
                         out.push(tokens[k].clone());
                         k += 5;

@@ -222,7 +222,11 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     if defines_own {
         return tokens;
     }
-    let text = [super::rocprim_prelude::PRELUDE, super::rocprim_blocks::BLOCKS].concat();
+    let text = [
+        super::rocprim_prelude::PRELUDE,
+        super::rocprim_blocks::BLOCKS,
+    ]
+    .concat();
     let Ok(lexed) = crate::lexer::lex(&text) else {
         return tokens;
     };

@@ -47,7 +47,10 @@ fn rocprim_device_ptr_buffers_are_the_host_vectors() {
     let t = run_finished(DEVICE_PTR, hip());
     no_errors(&t);
     let xs = [5, 1, 4, 2, 8, 7, 3, 6];
-    assert_eq!(ints(&t, "a"), xs.iter().map(|v| Some(*v)).collect::<Vec<_>>());
+    assert_eq!(
+        ints(&t, "a"),
+        xs.iter().map(|v| Some(*v)).collect::<Vec<_>>()
+    );
     let want: Vec<_> = (0..8).map(|i| Some(2 * xs[i] + 100 * i as i128)).collect();
     assert_eq!(ints(&t, "out"), want);
 }
@@ -105,7 +108,13 @@ fn rocprim_block_discontinuity_flags_heads_and_tails() {
         .map(|i| b(if i == 0 { 7 < x[0] } else { x[i - 1] < x[i] }))
         .collect();
     let ts: Vec<_> = (0..n)
-        .map(|i| b(if i == n - 1 { x[i] > 7 } else { x[i] > x[i + 1] }))
+        .map(|i| {
+            b(if i == n - 1 {
+                x[i] > 7
+            } else {
+                x[i] > x[i + 1]
+            })
+        })
         .collect();
     let both: Vec<_> = (0..n)
         .map(|i| {
@@ -175,13 +184,31 @@ fn rocprim_block_adjacent_difference_subtracts_neighbours() {
         .map(|i| Some(if i == n - 1 { x[i] } else { x[i] - x[i + 1] }))
         .collect();
     let rs: Vec<_> = (0..n)
-        .map(|i| Some(if i == n - 1 { x[i] + 1000 } else { x[i] - x[i + 1] }))
+        .map(|i| {
+            Some(if i == n - 1 {
+                x[i] + 1000
+            } else {
+                x[i] - x[i + 1]
+            })
+        })
         .collect();
     let lpart: Vec<_> = (0..n)
-        .map(|i| Some(if i == 0 || i >= valid { x[i] } else { x[i] - x[i - 1] }))
+        .map(|i| {
+            Some(if i == 0 || i >= valid {
+                x[i]
+            } else {
+                x[i] - x[i - 1]
+            })
+        })
         .collect();
     let rpart: Vec<_> = (0..n)
-        .map(|i| Some(if i + 1 >= valid { x[i] } else { x[i] - x[i + 1] }))
+        .map(|i| {
+            Some(if i + 1 >= valid {
+                x[i]
+            } else {
+                x[i] - x[i + 1]
+            })
+        })
         .collect();
     assert_eq!(ints(&t, "l"), l);
     assert_eq!(ints(&t, "lp"), lp);
