@@ -73,6 +73,7 @@ mod crtp;
 mod deduce_class;
 mod deferred_types;
 mod device_lambda;
+mod device_ptr;
 mod device_vars;
 pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
@@ -183,6 +184,7 @@ mod ptr_alias;
 mod range_for;
 mod ref_cast;
 mod refused_kernel;
+mod rocprim_blocks;
 mod rocprim_lib;
 mod rocprim_prelude;
 mod rocprim_shuffle;
@@ -356,6 +358,8 @@ fn parse_preprocessed_at(
     pre.tokens = helper_math::helper_math(&source, std::mem::take(&mut pre.tokens));
     // `auto op = hipcub::Sum();` written out at its uses ([`cub_functor_vars`]).
     pre.tokens = cub_functor_vars::cub_functor_vars(std::mem::take(&mut pre.tokens));
+    // rocPRIM's host-side `common::device_ptr<T>` as the HIP calls it makes ([`device_ptr`]).
+    pre.tokens = device_ptr::device_ptr(std::mem::take(&mut pre.tokens));
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).

@@ -29,7 +29,10 @@
 //!
 //! - `rocprim::block_scan`, `block_load` / `block_store` (and the direct functions),
 //!   `block_exchange`, `warp_sort` (keys), the segmented warp reductions and `block_reduce`'s
-//!   raking algorithms: [`super::rocprim_prelude`], which cites their sources.
+//!   raking algorithms: [`super::rocprim_prelude`], which cites their sources;
+//! - `rocprim::block_discontinuity`, `block_adjacent_difference`, `block_histogram`,
+//!   `block_radix_sort` and the functors `minus`, `equal_to`, `less`, …:
+//!   [`super::rocprim_blocks`], which cites theirs.
 //!
 //! The reductions combine in the order hipCUB's model runs (offsets 1, 2, 4, … of a
 //! shuffle-down tree): rocPRIM's DPP variant pairs the same lanes at each step (quad_perm,
@@ -50,7 +53,11 @@ pub(super) const UNKNOWN_NS: &str = "__crosslane_rocprim";
 pub(super) const REFUSAL: &str = "rocPRIM's `warp_reduce` (also segmented), `warp_scan`, \
      `warp_sort` (keys), `warp_load`, `warp_store`, `warp_exchange`, `block_reduce`, \
      `block_scan`, `block_load`, `block_store`, `block_exchange`, `block_shuffle`, \
-     `block_load_direct_blocked` / `_striped` and the stores, `plus` / `maximum` / `minimum`, \
+     `block_load_direct_blocked` / `_striped` and the stores, `block_discontinuity`, \
+     `block_adjacent_difference`, `block_histogram`, `block_radix_sort`, `block_sort` (keys), \
+     `block_run_length_decode`, \
+     `plus` / `minus` / \
+     `maximum` / `minimum` and the comparisons (`less`, `equal_to`, …), \
      `warp_shuffle*`, `ballot`, `lane_id`, `warp_id`, `warp_size`, `flat_block_thread_id` and \
      `detail::logical_warp_id` / `logical_lane_id` are read here, as are hipCUB's \
      `hipcub::WarpReduce`, `WarpScan`, `WarpLoad`, `WarpStore`, `WarpExchange`, `BlockReduce`, \
@@ -174,6 +181,22 @@ const KNOWN: &[&str] = &[
     "block_load_direct_striped",
     "block_store_direct_blocked",
     "block_store_direct_striped",
+    "empty_type",
+    "minus",
+    "multiplies",
+    "equal_to",
+    "not_equal_to",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "block_histogram_algorithm",
+    "block_discontinuity",
+    "block_adjacent_difference",
+    "block_histogram",
+    "block_radix_sort",
+    "block_sort",
+    "block_run_length_decode",
 ];
 
 /// The names they define in `rocprim::detail`.
@@ -199,7 +222,12 @@ pub(super) fn rocprim_lib(tokens: Vec<Token>) -> Vec<Token> {
     if defines_own {
         return tokens;
     }
-    let Ok(lexed) = crate::lexer::lex(super::rocprim_prelude::PRELUDE) else {
+    let text = [
+        super::rocprim_prelude::PRELUDE,
+        super::rocprim_blocks::BLOCKS,
+    ]
+    .concat();
+    let Ok(lexed) = crate::lexer::lex(&text) else {
         return tokens;
     };
     let tokens = mark_unknown(tokens);

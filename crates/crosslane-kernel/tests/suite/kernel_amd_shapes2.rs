@@ -307,15 +307,15 @@ fn vector_fills_of_hip_tests_are_read() {
 }
 
 /// rocm-examples' rocPRIM `block_sum` shape with a rocPRIM class not modelled (a
-/// `block_histogram`): refused at its line by name, with the supported classes as what to
+/// `block_radix_rank`): refused at its line by name, with the supported classes as what to
 /// write instead (`rocprim::block_reduce` runs since `kernel_amd_shapes3`, `block_load`
-/// since `kernel_amd_shapes4`).
+/// since `kernel_amd_shapes4`, `block_histogram` since `kernel_lib6`).
 const ROCPRIM_CLASS: &str = "\
 #include <hip/hip_runtime.h>
-#include <rocprim/block/block_histogram.hpp>
+#include <rocprim/block/block_radix_rank.hpp>
 template <unsigned int BlockSize>
 __global__ void sum(const int* in, int* out) {
-  using block_hist = rocprim::block_histogram<int, BlockSize, 1, 8>;
+  using block_hist = rocprim::block_radix_rank<BlockSize, 8>;
   int s = in[threadIdx.x];
   block_hist{}.composite(in, s);
   if (threadIdx.x == 0) out[blockIdx.x] = s;
@@ -330,7 +330,7 @@ fn rocprim_class_is_refused_by_name() {
     };
     let e = crate::support::refused(ROCPRIM_CLASS, config);
     assert!(
-        e.contains("`rocprim::block_histogram` is a rocPRIM library class"),
+        e.contains("`rocprim::block_radix_rank` is a rocPRIM library class"),
         "{e}"
     );
     assert!(e.contains("hipcub::WarpReduce"), "{e}");

@@ -193,12 +193,12 @@ fn rocprim_names_not_modelled_are_refused_by_name() {
 #include <hip/hip_runtime.h>
 #include <rocprim/rocprim.hpp>
 __global__ void k(const int* in, int* out) {
-  using L = rocprim::block_radix_sort<int, 64, 1>;
+  using L = rocprim::block_radix_rank<64, 8>;
   out[threadIdx.x] = in[threadIdx.x];
 }";
     let e = refused(load, hip(64));
     assert!(
-        e.contains("`rocprim::block_radix_sort` is a rocPRIM library class"),
+        e.contains("`rocprim::block_radix_rank` is a rocPRIM library class"),
         "{e}"
     );
     assert!(e.contains("warp_reduce"), "{e}");

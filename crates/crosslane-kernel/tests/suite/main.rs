@@ -120,6 +120,7 @@ mod kernel_launch_deduce;
 mod kernel_launch_gaps;
 mod kernel_launch_sequence;
 mod kernel_layout_attrs;
+mod kernel_lib6;
 mod kernel_lib_positions;
 mod kernel_maca;
 mod kernel_maca_shfl_sync;

@@ -99,6 +99,19 @@ impl Parser<'_> {
                 break;
             }
         }
+        // `S (&items)[N]`: a reference to an array of structs ([dcl.ref]) names the caller's
+        // array, as the pointer its elements decay to does (the `[N]` below).
+        let array_ref = !many
+            && !reference
+            && self.is_punct("(")
+            && matches!(self.peek(1), Tok::Punct("&"))
+            && matches!(self.peek(2), Tok::Ident(_))
+            && matches!(self.peek(3), Tok::Punct(")"))
+            && matches!(self.peek(4), Tok::Punct("["));
+        if array_ref {
+            self.bump();
+            self.bump();
+        }
         // An unnamed parameter (`int get(Number<N>)`, a tag whose type alone matters,
         // [dcl.fct]/8): nothing in the body can name it.
         let name = if matches!(self.peek(0), Tok::Punct("," | ")")) {
@@ -106,6 +119,9 @@ impl Parser<'_> {
         } else {
             self.ident()?
         };
+        if array_ref {
+            self.expect_punct(")")?;
+        }
         if self.eat("[") {
             while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
                 self.bump();

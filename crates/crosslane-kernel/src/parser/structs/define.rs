@@ -963,6 +963,14 @@ impl Parser<'_> {
             .map(|p| p.name.clone())
             .collect();
         let outer_refs = std::mem::replace(&mut self.value_refs, refs);
+        // Array parameters' bounds and dimensions (`T (&items)[N]`, `float t[][33]`), as a free
+        // function notes them: a call in the body deduces `N` from `items` ([temp.deduct.call]/1).
+        for (n, dims) in std::mem::take(&mut self.param_dims) {
+            self.note_dims(&n, dims);
+        }
+        for (n, len) in std::mem::take(&mut self.param_bounds) {
+            self.note_dims(&n, vec![len]);
+        }
         let r = (|| -> PResult<Function> {
             for (n, sv) in own {
                 let leaves = self.leaves(&sv.sname, at)?;
