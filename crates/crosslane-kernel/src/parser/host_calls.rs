@@ -930,7 +930,11 @@ impl Parser<'_> {
                 .malloc
                 .as_ref()
                 .is_none_or(|m| super::host_text::host_visible(&m.1));
-            let typed = self.host_scalars.contains_key(&arg.name) && host_memory;
+            // A device allocation keeps its element type as well, which a launch in the body
+            // deduces a kernel template's `T` from (`template <class T> void launch(T* x) {
+            // k<<<g, b>>>(x); }`, C++17 [temp.deduct.call]/4.2); no host cell is read of it.
+            let device = arg.malloc.is_some() && !host_memory;
+            let typed = self.host_scalars.contains_key(&arg.name) && (host_memory || device);
             if (arg.array.is_some() || arg.fill.is_some() || typed) && p != &arg.name {
                 if let Some(&s) = self.host_scalars.get(&arg.name) {
                     saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));

@@ -524,7 +524,7 @@ impl Parser<'_> {
     /// The declared type of host variable `name` in the tokens before `upto`: the last
     /// `TYPE [*…] name` followed by `;`, `=`, `,`, `)` or `[` (at most [`HOST_DECL_WINDOW`]
     /// tokens back).
-    fn host_decl_type(&self, upto: usize, name: &str) -> AType {
+    pub(super) fn host_decl_type(&self, upto: usize, name: &str) -> AType {
         let toks = self.toks;
         let from = upto.saturating_sub(HOST_DECL_WINDOW);
         for k in (from.max(1)..upto.min(toks.len())).rev() {
