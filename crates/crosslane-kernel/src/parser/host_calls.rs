@@ -1119,8 +1119,9 @@ impl Parser<'_> {
     }
 
     /// The value a host function whose body is `open..close` returns, read after its body:
-    /// its one `return e;` (the body's last statement, at its top level, the only `return`)
-    /// with `e` a constant of `st`, converted to the return type ([stmt.return]/2: the
+    /// its one `return e;` (the body's last statement, at its top level, the only `return`),
+    /// or the one a chain of guarded returns takes ([`super::host_returns`]), with `e` a
+    /// constant of `st`, converted to the return type ([stmt.return]/2: the
     /// returned value copy-initializes the call's result). `None` otherwise.
     fn returned_value(&mut self, st: &HostState, open: usize, close: usize) -> Option<HostVal> {
         let toks = self.toks;
@@ -1130,24 +1131,27 @@ impl Parser<'_> {
             .enumerate()
             .filter(|(_, t)| matches!(&t.tok, Tok::Ident(w) if w == "return"));
         let (r, _) = returns.next()?;
-        if returns.next().is_some() {
-            return None;
-        }
-        let r = open + 1 + r;
-        // At the top level: no brace opens between the body's `{` and the `return`.
-        let mut depth = 0i32;
-        for t in &toks[open + 1..r] {
-            match t.tok {
-                Tok::Punct("{") => depth += 1,
-                Tok::Punct("}") => depth -= 1,
-                _ => {}
+        let v = if returns.next().is_some() {
+            // A chain of guarded returns ([`super::host_returns`]).
+            let (from, semi) = self.chosen_return(st, open, close)?;
+            self.host_value(st, from, semi)?
+        } else {
+            let r = open + 1 + r;
+            // At the top level: no brace opens between the body's `{` and the `return`.
+            let mut depth = 0i32;
+            for t in &toks[open + 1..r] {
+                match t.tok {
+                    Tok::Punct("{") => depth += 1,
+                    Tok::Punct("}") => depth -= 1,
+                    _ => {}
+                }
             }
-        }
-        let semi = (r + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
-        if depth != 0 || semi + 1 != close || semi == r + 1 {
-            return None;
-        }
-        let v = self.host_value(st, r + 1, semi)?;
+            let semi = (r + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
+            if depth != 0 || semi + 1 != close || semi == r + 1 {
+                return None;
+            }
+            self.host_value(st, r + 1, semi)?
+        };
         // The return type: the words before the function's name, the name before the
         // parameter list that ends just before the body.
         let params_close = (open.saturating_sub(8)..open)

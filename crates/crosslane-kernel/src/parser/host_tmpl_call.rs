@@ -185,7 +185,11 @@ impl Parser<'_> {
     /// its body calls (`(__half)expand<float>(x)` inside `expand<__half>`), at most
     /// [`MAX_NESTED`] deep. The instantiation leaves the device code's pending and eager
     /// instances as they were: these are host functions, not device code's.
-    pub(super) fn host_instance(&mut self, pending: super::templates::Pending, depth: u32) -> Option<()> {
+    pub(super) fn host_instance(
+        &mut self,
+        pending: super::templates::Pending,
+        depth: u32,
+    ) -> Option<()> {
         let name = pending.0.clone();
         if self.host_tmpl_values.contains(&name) {
             return Some(());

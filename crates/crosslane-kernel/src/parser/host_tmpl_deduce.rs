@@ -41,7 +41,11 @@ impl Parser<'_> {
         let open = k + 1;
         let close = close_of(slice, open)?;
         let ranges = split_commas(slice, open + 1, close);
-        let ranges = if close == open + 1 { Vec::new() } else { ranges };
+        let ranges = if close == open + 1 {
+            Vec::new()
+        } else {
+            ranges
+        };
         if self.tmpl_arity(&key) != Some(ranges.len()) {
             return None;
         }
@@ -91,9 +95,7 @@ impl Parser<'_> {
             return None;
         };
         let s = match &one.tok {
-            Tok::Int {
-                unsigned, long, ..
-            } => match (unsigned, long) {
+            Tok::Int { unsigned, long, .. } => match (unsigned, long) {
                 (false, false) => Scalar::I32,
                 (true, false) => Scalar::U32,
                 (false, true) => Scalar::I64,

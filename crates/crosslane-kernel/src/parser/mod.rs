@@ -145,6 +145,7 @@ mod host_ptr_step;
 mod host_range_for;
 mod host_recur;
 mod host_ref_out;
+mod host_returns;
 mod host_sizeof;
 mod host_slice;
 mod host_state;

@@ -54,8 +54,9 @@ use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 use crosslane_core::result::Level;
 
-/// Most non-template functions (with distinct parameter types) that share one name.
-pub const MAX_FN_OVERLOADS: usize = 16;
+/// Most non-template functions (with distinct parameter types) that share one name (the
+/// CUDA samples' `helper_math.h` declares 33 `operator-` over its nine vector types).
+pub const MAX_FN_OVERLOADS: usize = 64;
 
 /// A parameter's type as overload resolution compares it.
 #[derive(Clone, Debug, PartialEq)]

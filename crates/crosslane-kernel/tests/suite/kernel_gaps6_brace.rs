@@ -26,7 +26,11 @@ __global__ void k(const int* in, int* out) {
 }";
     let t = run_finished(
         src,
-        launch(Dialect::Cuda, 32, &[("in", 128, "index"), ("out", 32, "zero")]),
+        launch(
+            Dialect::Cuda,
+            32,
+            &[("in", 128, "index"), ("out", 32, "zero")],
+        ),
     );
     let s: Vec<i128> = (0..32i128)
         .map(|t| (0..4).map(|i| (4 * t + 3 - i) * (i + 1)).sum())

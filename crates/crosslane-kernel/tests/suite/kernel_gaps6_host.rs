@@ -68,3 +68,70 @@ int main() {
         .collect();
     assert_eq!(crate::support::floats(&t, "out"), want);
 }
+
+/// `auto [block, grid] = pick(n);` of a host function of several guarded `return`s, and
+/// `std::tie(len, scale) = dims(n);`: with `n = 96` the second guard holds (`{64, 2}`), and
+/// `dims` takes its first `return` (`96 % 2 == 0`: scale 2). Two blocks of 64 write all 96
+/// cells, each `2 * (in[i] + in[i ^ 1])`.
+#[test]
+fn bindings_from_guarded_returns_and_std_tie_read_the_taken_return() {
+    let src = "#include <tuple>
+#include <utility>
+__global__ void k(const int* in, int* out, int scale) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = scale * (in[t] + __shfl_xor_sync(0xffffffff, in[t], 1));
+}
+std::pair<int, int> pick(int n) {
+  if (n > 1024) return {1024, (n + 1023) / 1024};
+  if (n > 64) { return {64, (n + 63) / 64}; }
+  return {32, 1};
+}
+std::tuple<int, int> dims(int n) {
+  if (n % 2 == 0) return std::make_tuple(n, 2);
+  return std::make_tuple(n + 1, 3);
+}
+int main() {
+  const int n = 96;
+  int h[n];
+  for (int i = 0; i < n; ++i) h[i] = i;
+  int *di, *dout;
+  cudaMalloc(&di, sizeof(h));
+  cudaMalloc(&dout, sizeof(h));
+  cudaMemcpy(di, h, sizeof(h), cudaMemcpyHostToDevice);
+  auto [block, grid] = pick(n);
+  int len, scale;
+  std::tie(len, scale) = dims(n);
+  k<<<grid, block>>>(di, dout, scale);
+  return 0;
+}";
+    let t = run_default(src);
+    let want: Vec<Option<i128>> = (0..96i128).map(|i| Some(2 * (i + (i ^ 1)))).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+/// A guard whose condition has no value in host code leaves the bound names unknown (the
+/// launch asks for them), never one branch's value.
+#[test]
+fn a_guard_without_a_value_leaves_the_binding_unknown() {
+    let src = "#include <utility>
+__global__ void k(int* out) { out[threadIdx.x] = threadIdx.x; }
+std::pair<int, int> pick(int n) {
+  if (n > 64) return {64, 2};
+  return {32, 1};
+}
+int main(int argc, char** argv) {
+  int n = rand();
+  int* d;
+  cudaMalloc(&d, 256 * sizeof(int));
+  auto [block, grid] = pick(n);
+  k<<<grid, block>>>(d);
+  return 0;
+}";
+    let t = run_default(src);
+    assert!(has(
+        &t,
+        Level::Warning,
+        "`grid` is unknown: the pair or tuple host function `pick`"
+    ));
+    assert!(has(&t, Level::Warning, "`if (…) return …;` guards"));
+}

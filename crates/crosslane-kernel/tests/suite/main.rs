@@ -84,6 +84,7 @@ mod kernel_front_end_forms;
 mod kernel_gaps3_shapes;
 mod kernel_gaps6_brace;
 mod kernel_gaps6_host;
+mod kernel_gaps6_vec_ops;
 mod kernel_grid_sync;
 mod kernel_half_math;
 mod kernel_hip_apps4;
