@@ -7,11 +7,13 @@
 //! A token pass after preprocessing, as [`super::cccl_warp`] is: where the source includes a
 //! file named `helper_math.h` and defines no vector operator of its own (a pasted copy of the
 //! header keeps its definitions), declarations of this crate's own are put before the source.
-//! They are written here (generated per type, never copied), for `float2`, `float3` and
-//! `float4`: component-wise `+ - * /` of two vectors, a vector and a scalar, and a scalar and
-//! a vector, their compound assignments, unary `-`, `dot` (`a.x * b.x + a.y * b.y + …`),
-//! `length` (`sqrtf(dot(v, v))`), `normalize` (`v * rsqrtf(dot(v, v))`), `cross`, `lerp(a, b,
-//! t)` (`a + t * (b - a)`) and `clamp` (`fmaxf(lo, fminf(f, hi))`), as the header defines
+//! They are written here (generated per type, never copied), for `float2`, `float3`,
+//! `float4` and the `int` and `uint` vectors of 2 to 4 components: component-wise `+ - * /`
+//! of two vectors, a vector and a scalar, and a scalar and a vector, their compound
+//! assignments, unary `-` (not of the unsigned ones), `dot` (`a.x * b.x + a.y * b.y + …`, of
+//! the component type), and for the `float` ones `length` (`sqrtf(dot(v, v))`), `normalize`
+//! (`v * rsqrtf(dot(v, v))`), `cross`, `lerp(a, b, t)` (`a + t * (b - a)`) and `clamp`
+//! (`fmaxf(lo, fminf(f, hi))`), as the header defines
 //! them. Each is an ordinary device function of the kernel language, so contraction, rounding
 //! and undefined values follow the same rules as the program's own code. The header's
 //! overloads of the built-in `make_<type>` functions (`make_float3(float4)`,
@@ -20,13 +22,19 @@
 
 use crate::lexer::{Tok, Token};
 
-/// The vector types with their component count and scalar type: the `float` ones, which the
-/// header's users compute with (the integer vectors' operators would pass the parser's bound on
-/// the overloads of one operator).
+/// The vector types with their component count and scalar type: the `float` ones, and the
+/// `int` and `unsigned int` ones whose component-wise operators and `dot` the header declares
+/// as well (the float-only helpers, `length` to `clamp`, are declared for the `float` ones).
 const TYPES: &[(&str, usize, &str)] = &[
     ("float2", 2, "float"),
     ("float3", 3, "float"),
     ("float4", 4, "float"),
+    ("int2", 2, "int"),
+    ("int3", 3, "int"),
+    ("int4", 4, "int"),
+    ("uint2", 2, "unsigned int"),
+    ("uint3", 3, "unsigned int"),
+    ("uint4", 4, "unsigned int"),
 ];
 
 const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
@@ -68,15 +76,17 @@ fn prelude() -> String {
                 each(n, " ", |c| format!("a.{c} {op}= b;"))
             );
         }
-        s += &format!(
-            "{q} {t} operator-({t} a) {{ return {mk}({}); }}\n",
-            each(n, ", ", |c| format!("-a.{c}"))
-        );
-        {
+        if !sc.starts_with("unsigned") {
             s += &format!(
-                "{q} float dot({t} a, {t} b) {{ return {}; }}\n",
-                each(n, " + ", |c| format!("a.{c} * b.{c}"))
+                "{q} {t} operator-({t} a) {{ return {mk}({}); }}\n",
+                each(n, ", ", |c| format!("-a.{c}"))
             );
+        }
+        s += &format!(
+            "{q} {sc} dot({t} a, {t} b) {{ return {}; }}\n",
+            each(n, " + ", |c| format!("a.{c} * b.{c}"))
+        );
+        if sc == "float" {
             s += &format!("{q} float length({t} v) {{ return sqrtf(dot(v, v)); }}\n");
             s += &format!(
                 "{q} {t} normalize({t} v) {{ float invLen = rsqrtf(dot(v, v)); return v * invLen; }}\n"

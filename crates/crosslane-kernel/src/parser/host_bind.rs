@@ -38,6 +38,10 @@ impl Parser<'_> {
         while word(i, "const") || word(i, "static") || word(i, "constexpr") {
             i += 1;
         }
+        // `std::tie(a, b) = INIT;` ([`Parser::host_tie`]).
+        if let Some(r) = self.host_tie(st, k, close) {
+            return Some(r);
+        }
         if !word(i, "auto") {
             return None;
         }
@@ -59,7 +63,101 @@ impl Parser<'_> {
         if names.is_empty() || !matches!(tok(rb + 1), Some(Tok::Punct("="))) {
             return None;
         }
-        let from = rb + 2;
+        self.bind_elements(st, k, names, rb + 2, close)
+    }
+
+    /// `std::tie(a, b) = INIT;` (also `tie(…)`) at `k`: C++17 [tuple.creation] `tie` makes a
+    /// tuple of references to its arguments, so assigning a pair or tuple to it assigns each
+    /// element to its variable in order ([tuple.assign]); `std::ignore` takes an element and
+    /// keeps nothing. Read as a structured binding's elements are. Returns where the next
+    /// statement starts, or `None` when `k` starts no such assignment.
+    fn host_tie(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let word = |i: usize, w: &str| matches!(tok(i), Some(Tok::Ident(x)) if x == w);
+        let mut i = k;
+        if word(i, "auto") && word(i + 1, super::thrust_pair::TIED) {
+            return self.host_tie_rewritten(st, k, close);
+        }
+        if word(i, "std") && matches!(tok(i + 1), Some(Tok::Punct("::"))) {
+            i += 2;
+        }
+        if !word(i, "tie") || !matches!(tok(i + 1), Some(Tok::Punct("("))) {
+            return None;
+        }
+        let rp = self.closing(i + 1).filter(|&c| c < close)?;
+        if !matches!(tok(rp + 1), Some(Tok::Punct("="))) {
+            return None;
+        }
+        let mut names = Vec::new();
+        for (a, b) in split_commas(toks, i + 2, rp) {
+            let part = toks.get(a..b)?;
+            match part {
+                [one] => match &one.tok {
+                    Tok::Ident(n) => names.push(n.clone()),
+                    _ => return None,
+                },
+                // `std::ignore`: an element that is kept nowhere.
+                [s, c, w]
+                    if matches!(&s.tok, Tok::Ident(x) if x == "std")
+                        && matches!(c.tok, Tok::Punct("::"))
+                        && matches!(&w.tok, Tok::Ident(x) if x == "ignore") =>
+                {
+                    names.push("std::ignore".into());
+                }
+                _ => return None,
+            }
+        }
+        if names.is_empty() {
+            return None;
+        }
+        self.bind_elements(st, k, names, rp + 2, close)
+    }
+
+    /// `std::tie(a, b) = e;` as the [`super::thrust_pair`] pass wrote it: `auto TIED = e; a =
+    /// TIED.first; b = TIED.second;` at `k`, each name bound to its element of `e`. Returns
+    /// where the statement after the second assignment starts.
+    fn host_tie_rewritten(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let word = |i: usize, w: &str| matches!(tok(i), Some(Tok::Ident(x)) if x == w);
+        let p = |i: usize, w: &str| matches!(tok(i), Some(Tok::Punct(x)) if *x == w);
+        if !p(k + 2, "=") {
+            return None;
+        }
+        let semi = self.statement_end(k + 3, close)?;
+        let mut names = Vec::new();
+        let mut j = semi + 1;
+        for member in ["first", "second"] {
+            let Some(Tok::Ident(n)) = tok(j) else {
+                return None;
+            };
+            let shape = p(j + 1, "=")
+                && word(j + 2, super::thrust_pair::TIED)
+                && p(j + 3, ".")
+                && word(j + 4, member)
+                && p(j + 5, ";");
+            if !shape {
+                return None;
+            }
+            names.push(n.clone());
+            j += 6;
+        }
+        self.bind_elements(st, k, names, k + 3, close)?;
+        Some(j)
+    }
+
+    /// Each of `names` bound to its element of the initializer starting at `from` (a pair or
+    /// tuple made there or returned by a host function); `std::ignore` keeps nothing.
+    fn bind_elements(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        mut names: Vec<String>,
+        from: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let toks = self.toks;
         let semi = self.statement_end(from, close)?;
         let line = toks[k].line;
         // The elements' values, or why they are not known.
@@ -73,6 +171,9 @@ impl Parser<'_> {
         match values {
             Ok(vals) if vals.len() == names.len() => {
                 for (n, v) in names.iter().zip(vals) {
+                    if n == "std::ignore" {
+                        continue;
+                    }
                     match v {
                         Some(v) => {
                             st.unknown.remove(n);
@@ -94,9 +195,13 @@ impl Parser<'_> {
                     names.len(),
                     vals.len()
                 );
+                names.retain(|n| n != "std::ignore");
                 Self::mark_unknown(st, &names, &why);
             }
-            Err(why) => Self::mark_unknown(st, &names, &why),
+            Err(why) => {
+                names.retain(|n| n != "std::ignore");
+                Self::mark_unknown(st, &names, &why);
+            }
         }
         Some(semi + 1)
     }
@@ -184,7 +289,8 @@ impl Parser<'_> {
             _ => Err(format!(
                 "the pair or tuple host function `{name}` returns at line {line} is not read \
                  (read: one `return` of `std::make_tuple(…)`, `std::make_pair(…)` or `{{…}}` as \
-                 its last statement)"
+                 its last statement, or `if (…) return …;` guards whose conditions have a value \
+                 here before it)"
             )),
         }
     }
@@ -208,7 +314,8 @@ impl Parser<'_> {
     }
 
     /// The elements of the pair or tuple the one `return` of the body `open..close` makes
-    /// (its last statement, at the body's top level), evaluated in the callee's state `st`.
+    /// (its last statement, at the body's top level), or the `return` a chain of guarded
+    /// returns takes ([`Parser::chosen_return`]), evaluated in the callee's state `st`.
     pub(super) fn returned_parts(
         &mut self,
         st: &HostState,
@@ -218,25 +325,29 @@ impl Parser<'_> {
         let toks = self.toks;
         let mut depth = 0i32;
         let mut ret = None;
+        let mut several = false;
         for (j, t) in toks.iter().enumerate().take(close).skip(open + 1) {
             match &t.tok {
                 Tok::Punct("{") => depth += 1,
                 Tok::Punct("}") => depth -= 1,
                 Tok::Ident(w) if w == "return" => {
-                    if ret.is_some() || depth != 0 {
-                        return None;
-                    }
+                    several |= ret.is_some() || depth != 0;
                     ret = Some(j);
                 }
                 _ => {}
             }
         }
-        let r = ret?;
-        let semi = self.statement_end(r + 1, close)?;
-        if semi + 1 != close {
+        let (from, semi) = if several {
+            // A chain of guarded returns ([`super::host_returns`]).
+            self.chosen_return(st, open, close)?
+        } else {
+            let r = ret?;
+            (r + 1, self.statement_end(r + 1, close)?)
+        };
+        if !several && semi + 1 != close {
             return None;
         }
-        let parts = self.made_elements(r + 1, semi)?;
+        let parts = self.made_elements(from, semi)?;
         Some(
             parts
                 .into_iter()

@@ -930,7 +930,11 @@ impl Parser<'_> {
                 .malloc
                 .as_ref()
                 .is_none_or(|m| super::host_text::host_visible(&m.1));
-            let typed = self.host_scalars.contains_key(&arg.name) && host_memory;
+            // A device allocation keeps its element type as well, which a launch in the body
+            // deduces a kernel template's `T` from (`template <class T> void launch(T* x) {
+            // k<<<g, b>>>(x); }`, C++17 [temp.deduct.call]/4.2); no host cell is read of it.
+            let device = arg.malloc.is_some() && !host_memory;
+            let typed = self.host_scalars.contains_key(&arg.name) && (host_memory || device);
             if (arg.array.is_some() || arg.fill.is_some() || typed) && p != &arg.name {
                 if let Some(&s) = self.host_scalars.get(&arg.name) {
                     saved_scalars.push((p.clone(), self.host_scalars.insert(p.clone(), s)));
@@ -1115,8 +1119,9 @@ impl Parser<'_> {
     }
 
     /// The value a host function whose body is `open..close` returns, read after its body:
-    /// its one `return e;` (the body's last statement, at its top level, the only `return`)
-    /// with `e` a constant of `st`, converted to the return type ([stmt.return]/2: the
+    /// its one `return e;` (the body's last statement, at its top level, the only `return`),
+    /// or the one a chain of guarded returns takes ([`super::host_returns`]), with `e` a
+    /// constant of `st`, converted to the return type ([stmt.return]/2: the
     /// returned value copy-initializes the call's result). `None` otherwise.
     fn returned_value(&mut self, st: &HostState, open: usize, close: usize) -> Option<HostVal> {
         let toks = self.toks;
@@ -1126,24 +1131,27 @@ impl Parser<'_> {
             .enumerate()
             .filter(|(_, t)| matches!(&t.tok, Tok::Ident(w) if w == "return"));
         let (r, _) = returns.next()?;
-        if returns.next().is_some() {
-            return None;
-        }
-        let r = open + 1 + r;
-        // At the top level: no brace opens between the body's `{` and the `return`.
-        let mut depth = 0i32;
-        for t in &toks[open + 1..r] {
-            match t.tok {
-                Tok::Punct("{") => depth += 1,
-                Tok::Punct("}") => depth -= 1,
-                _ => {}
+        let v = if returns.next().is_some() {
+            // A chain of guarded returns ([`super::host_returns`]).
+            let (from, semi) = self.chosen_return(st, open, close)?;
+            self.host_value(st, from, semi)?
+        } else {
+            let r = open + 1 + r;
+            // At the top level: no brace opens between the body's `{` and the `return`.
+            let mut depth = 0i32;
+            for t in &toks[open + 1..r] {
+                match t.tok {
+                    Tok::Punct("{") => depth += 1,
+                    Tok::Punct("}") => depth -= 1,
+                    _ => {}
+                }
             }
-        }
-        let semi = (r + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
-        if depth != 0 || semi + 1 != close || semi == r + 1 {
-            return None;
-        }
-        let v = self.host_value(st, r + 1, semi)?;
+            let semi = (r + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
+            if depth != 0 || semi + 1 != close || semi == r + 1 {
+                return None;
+            }
+            self.host_value(st, r + 1, semi)?
+        };
         // The return type: the words before the function's name, the name before the
         // parameter list that ends just before the body.
         let params_close = (open.saturating_sub(8)..open)

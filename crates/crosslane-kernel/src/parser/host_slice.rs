@@ -13,7 +13,10 @@ impl Parser<'_> {
         if from >= to || to > self.toks.len() {
             return None;
         }
-        self.sub_expr_of(self.toks[from..to].to_vec())
+        let outer = self.host_slice_at.replace(from);
+        let e = self.sub_expr_of(self.toks[from..to].to_vec());
+        self.host_slice_at = outer;
+        e
     }
 
     /// [`Self::sub_expr`] of tokens given (not empty).

@@ -35,7 +35,7 @@ pub(super) use super::host_state::HostChoice;
 impl Parser<'_> {
     /// The templates of the overload set `name` (its own key first), when `name` names a
     /// function template that is not device code.
-    fn host_tmpl_keys(&self, name: &str) -> Vec<String> {
+    pub(super) fn host_tmpl_keys(&self, name: &str) -> Vec<String> {
         if !self.templates.contains_key(name) {
             return Vec::new();
         }
@@ -59,7 +59,7 @@ impl Parser<'_> {
     }
 
     /// How many function parameters template `key` declares (`None`: not read).
-    fn tmpl_arity(&self, key: &str) -> Option<usize> {
+    pub(super) fn tmpl_arity(&self, key: &str) -> Option<usize> {
         let t = self.templates.get(key)?;
         let toks = super::param_list::param_tokens(t.tokens())?;
         Some(super::param_list::split_params(toks).len())
@@ -67,7 +67,7 @@ impl Parser<'_> {
 
     /// Whether template `key` takes the explicit arguments `given` (with its defaults bound,
     /// an `enable_if` default or return type naming a type).
-    fn tmpl_viable(&mut self, key: &str, given: &[TArg], at: Span) -> bool {
+    pub(super) fn tmpl_viable(&mut self, key: &str, given: &[TArg], at: Span) -> bool {
         let Some(params) = self.templates.get(key).map(|t| t.params().to_vec()) else {
             return false;
         };
@@ -91,6 +91,16 @@ impl Parser<'_> {
                             && matches!(slice[k - 1].tok, Tok::Punct("::" | "." | "->"))) =>
                 {
                     self.host_value_instance(name.clone(), slice, k)
+                }
+                // `ceil_div(n, block)`: its arguments deduce the template's parameters
+                // ([`super::host_tmpl_deduce`]).
+                (Tok::Ident(name), Tok::Punct("("))
+                    if self.templates.contains_key(name)
+                        && !(k > 0
+                            && matches!(slice[k - 1].tok, Tok::Punct("::" | "." | "->"))) =>
+                {
+                    self.host_deduced_instance(name.clone(), slice, k)
+                        .map(|inst| (k, inst))
                 }
                 _ => None,
             };
@@ -175,7 +185,11 @@ impl Parser<'_> {
     /// its body calls (`(__half)expand<float>(x)` inside `expand<__half>`), at most
     /// [`MAX_NESTED`] deep. The instantiation leaves the device code's pending and eager
     /// instances as they were: these are host functions, not device code's.
-    fn host_instance(&mut self, pending: super::templates::Pending, depth: u32) -> Option<()> {
+    pub(super) fn host_instance(
+        &mut self,
+        pending: super::templates::Pending,
+        depth: u32,
+    ) -> Option<()> {
         let name = pending.0.clone();
         if self.host_tmpl_values.contains(&name) {
             return Some(());

@@ -146,6 +146,7 @@ mod host_ptr_step;
 mod host_range_for;
 mod host_recur;
 mod host_ref_out;
+mod host_returns;
 mod host_sizeof;
 mod host_slice;
 mod host_state;
@@ -154,6 +155,7 @@ mod host_switch;
 mod host_template_launch;
 mod host_text;
 mod host_tmpl_call;
+mod host_tmpl_deduce;
 mod host_vec;
 mod host_vf;
 mod host_view;
@@ -680,6 +682,9 @@ struct Parser<'a> {
     /// Host function template instances a host expression calls for their value
     /// (`expandPrecision<int>(v)`), kept as host functions ([`host_tmpl_call`]).
     host_tmpl_values: std::collections::HashSet<String>,
+    /// Where in the tokens the host slice being parsed alone starts ([`Parser::sub_expr`]),
+    /// for the declarations of the names it uses ([`host_tmpl_deduce`]).
+    host_slice_at: Option<usize>,
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
@@ -1021,6 +1026,7 @@ impl<'a> Parser<'a> {
             host_fns: std::collections::HashMap::new(),
             host_fn_keys: std::collections::HashMap::new(),
             host_tmpl_values: std::collections::HashSet::new(),
+            host_slice_at: None,
             superseded: std::collections::HashSet::new(),
             launch_diags: Vec::new(),
             main_calls: host_calls::MainCalls::default(),

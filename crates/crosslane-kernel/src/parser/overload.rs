@@ -54,8 +54,9 @@ use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 use crosslane_core::result::Level;
 
-/// Most non-template functions (with distinct parameter types) that share one name.
-pub const MAX_FN_OVERLOADS: usize = 16;
+/// Most non-template functions (with distinct parameter types) that share one name (the
+/// CUDA samples' `helper_math.h` declares 33 `operator-` over its nine vector types).
+pub const MAX_FN_OVERLOADS: usize = 64;
 
 /// A parameter's type as overload resolution compares it.
 #[derive(Clone, Debug, PartialEq)]
@@ -524,7 +525,7 @@ impl Parser<'_> {
     /// The declared type of host variable `name` in the tokens before `upto`: the last
     /// `TYPE [*…] name` followed by `;`, `=`, `,`, `)` or `[` (at most [`HOST_DECL_WINDOW`]
     /// tokens back).
-    fn host_decl_type(&self, upto: usize, name: &str) -> AType {
+    pub(super) fn host_decl_type(&self, upto: usize, name: &str) -> AType {
         let toks = self.toks;
         let from = upto.saturating_sub(HOST_DECL_WINDOW);
         for k in (from.max(1)..upto.min(toks.len())).rev() {

@@ -35,7 +35,7 @@ __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b) { return pair<T1, T2>(a, 
 ";
 
 /// The name of the temporary a `tie` assignment unpacks (reserved: two underscores).
-const TIED: &str = "__crosslane_tied";
+pub(super) const TIED: &str = "__crosslane_tied";
 
 /// A token spelling `tok` at `at`'s position (so a message about it points at the source).
 fn at(at: &Token, tok: Tok) -> Token {

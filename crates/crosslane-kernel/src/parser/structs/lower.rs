@@ -1208,6 +1208,13 @@ impl Parser<'_> {
         if base_list {
             return self.construct_with_bases(s, &def, args, span);
         }
+        // Brace elision ([`super::brace_elide`]): `Vec<float, 4>{a, b, c, d}`.
+        let elided = if def.direct_bases.is_empty() {
+            self.elide_braces(&def.fields, args)
+        } else {
+            None
+        };
+        let args = elided.as_deref().unwrap_or(args);
         if args.len() > def.fields.len() {
             return Err(KernelError::new(
                 span.line,

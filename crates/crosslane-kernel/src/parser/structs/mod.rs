@@ -31,6 +31,7 @@ mod arrays;
 mod auto_static;
 mod bases;
 mod bitfields;
+mod brace_elide;
 pub(super) mod by_value;
 mod conv;
 mod cv_overload;
