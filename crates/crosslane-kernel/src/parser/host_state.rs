@@ -86,6 +86,10 @@ pub(super) struct HostState {
     /// Statements not read (token ranges): the branch of an `if` whose constant condition
     /// does not take it.
     pub(super) skips: Vec<(usize, usize)>,
+    /// `if` statements (their token ranges) whose condition had no constant value here, so
+    /// that both branches were read: a loop's `break` inside one is not followed
+    /// (`host_loop_exit`).
+    pub(super) undecided_ifs: Vec<(usize, usize)>,
     /// Once the reading reaches the index: these variables become unknown, for this reason
     /// (set under an `if` whose condition is no constant).
     pub(super) taints: Vec<(usize, Vec<String>, String)>,

@@ -135,6 +135,7 @@ mod host_kernel_ptr;
 mod host_lambda;
 mod host_launch_api;
 mod host_launch_ex;
+mod host_loop_exit;
 mod host_loop_launch;
 mod host_math;
 mod host_mem;

@@ -3,8 +3,10 @@
 //! histogram samples' `data_t`: cudaMemcpy copies bytes, so each component is four of the
 //! host's bytes, little-endian), and a device pointer declared at file scope that one host
 //! helper allocates and another passes to its launches (`static uint *d_PartialHistograms;`
-//! with `initHistogram64()` and `histogram64(…)`). Kernels are written here; expected values
-//! come from the Python beside each test.
+//! with `initHistogram64()` and `histogram64(…)`), and a host loop of launches left by `break`
+//! (the bitonic sort sample's `if (stride >= LIMIT) global<<<…>>>(…); else { shared<<<…>>>(…);
+//! break; }`) or skipping one by `continue`. Kernels are written here; expected values come
+//! from the Python beside each test.
 
 use crate::support::ints;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
@@ -102,4 +104,60 @@ int main() {
         .map(|i| Some(2 * ((63 - i) * (63 - i) + 1)))
         .collect();
     assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn a_host_loop_of_launches_left_by_break_runs_each_iteration_up_to_it() {
+    // The bitonic sort sample's stride loop in a helper: `stride >= 4` launches `add_s`, else
+    // `twice_plus` and leaves the inner loop. Python: seq = []; for size in (4, 8, 16): s =
+    // size // 2; while s > 0: (seq.append(('A', s)), s := s >> 1) if s >= 4 else
+    // (seq.append(('B', s)), break) -> B2 A4 B2 A8 A4 B2; d = [0, 1, 2, 3]; A: x + s, B:
+    // 2 x + s -> [54, 62, 70, 78]
+    let src = "\
+__global__ void add_s(int *d, int s) { d[threadIdx.x] += s; }
+__global__ void twice_plus(int *d, int s) { d[threadIdx.x] = 2 * d[threadIdx.x] + s; }
+void sort_like(int *d, unsigned n) {
+  for (unsigned size = 4; size <= n; size <<= 1)
+    for (unsigned stride = size / 2; stride > 0; stride >>= 1)
+      if (stride >= 4) {
+        add_s<<<1, 4>>>(d, stride);
+      } else {
+        twice_plus<<<1, 4>>>(d, stride);
+        break;
+      }
+}
+int main() {
+  int h[4] = {0, 1, 2, 3};
+  int *d;
+  cudaMalloc((void **)&d, 4 * sizeof(int));
+  cudaMemcpy(d, h, 4 * sizeof(int), cudaMemcpyHostToDevice);
+  sort_like(d, 16);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(ints(&t, "d"), vec![Some(54), Some(62), Some(70), Some(78)]);
+}
+
+#[test]
+fn a_host_loop_skipping_a_launch_by_continue_runs_the_other_iterations() {
+    // Odd passes `continue` past the launch. Python: e = [10 i for i in range(4)]; for p in
+    // range(6): if p % 2: continue; e = [3 x + p for x in e] -> [10, 280, 550, 820]
+    let src = "\
+__global__ void pass(int *d, int p) { d[threadIdx.x] = 3 * d[threadIdx.x] + p; }
+int main() {
+  int h[4];
+  for (int i = 0; i < 4; i++) h[i] = 10 * i;
+  int *d;
+  cudaMalloc((void **)&d, 4 * sizeof(int));
+  cudaMemcpy(d, h, 4 * sizeof(int), cudaMemcpyHostToDevice);
+  for (int p = 0; p < 6; p++) {
+    if (p % 2 == 1) continue;
+    pass<<<1, 4>>>(d, p);
+  }
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(ints(&t, "d"), vec![Some(10), Some(280), Some(550), Some(820)]);
 }
