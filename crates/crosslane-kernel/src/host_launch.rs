@@ -366,7 +366,8 @@ pub fn apply_host_launch(
                 }
                 // A vector element's fill is its components in order (`make_float4` in a host
                 // loop): the elements are the scalars over the lanes.
-                let fill_len = fill.map(|v| host_fill_elems(elem, a, v.len()));
+                let fill_len =
+                    fill.map(|v| super::host_fill_bytes::host_fill_elems(elem, a, v.len()));
                 let len = match (from_malloc, fill_len) {
                     (Some(m), Some(f)) => Some(m.max(f)),
                     (m, f) => m.or(f),
@@ -433,9 +434,10 @@ pub fn apply_host_launch(
                         ));
                         config.undef_why.insert(p.name.clone(), why);
                     }
-                    config
-                        .args
-                        .insert(p.name.clone(), typed_host_fill(elem, a, &values));
+                    config.args.insert(
+                        p.name.clone(),
+                        super::host_fill_bytes::typed_host_fill(elem, a, &values),
+                    );
                     let how = if a.managed {
                         "writes its managed memory"
                     } else {
@@ -1433,77 +1435,4 @@ pub fn unread_launch(
         }
     }
     None
-}
-
-/// A host array's values as the fill of a buffer of `elem` cells: as they are when the array's
-/// element type is the buffer's (or not known), else as a typed list of the array's type
-/// (`f32:1.5,2.5`, `u8:0,37,74`), whose bytes lie over the cells: cudaMemcpy copies bytes (CUDA
-/// Runtime API, "cudaMemcpy"), so a `float` array copied into memory a `void*` parameter reads
-/// through several pointer types, or an `unsigned char` array a `uint4*` parameter reads
-/// (the histogram samples' `data_t`), gives the device the array's bytes, little-endian.
-fn typed_host_fill(
-    elem: crate::types::ValTy,
-    a: &crate::ast::HostArg,
-    values: &[String],
-) -> String {
-    let list = values.join(",");
-    match host_fill_type(elem, a) {
-        Some(word) if values.iter().all(|v| v.parse::<f64>().is_ok()) => format!("{word}:{list}"),
-        _ => list,
-    }
-}
-
-/// The typed-fill word of the host array `a` copies when its element type's bytes are not the
-/// buffer's element's (a different size, or a float against an integer), `None` when the
-/// values go in as they are (the same type, one of the same size and kind, or not known).
-fn host_fill_type(elem: crate::types::ValTy, a: &crate::ast::HostArg) -> Option<&'static str> {
-    use crate::types::Scalar;
-    let s = a.fill_scalar?;
-    let word = match s {
-        Scalar::I8 => "i8",
-        Scalar::U8 => "u8",
-        Scalar::I16 => "i16",
-        Scalar::U16 => "u16",
-        Scalar::I32 => "i32",
-        Scalar::U32 => "u32",
-        Scalar::I64 => "i64",
-        Scalar::U64 => "u64",
-        Scalar::F32 => "f32",
-        Scalar::F64 => "f64",
-        _ => return None,
-    };
-    let float = |x: Scalar| matches!(x, Scalar::F16 | Scalar::Bf16 | Scalar::F32 | Scalar::F64);
-    let integral = |x: Scalar| {
-        matches!(
-            x,
-            Scalar::I8
-                | Scalar::U8
-                | Scalar::I16
-                | Scalar::U16
-                | Scalar::I32
-                | Scalar::U32
-                | Scalar::I64
-                | Scalar::U64
-        )
-    };
-    // Only bytes the emulator names on both sides: integers and IEEE floats.
-    if !(integral(elem.scalar) || float(elem.scalar)) {
-        return None;
-    }
-    let same = s.bits() == elem.scalar.bits() && float(s) == float(elem.scalar);
-    (!same).then_some(word)
-}
-
-/// The elements of `elem` that host code's fill of `n` values of `a`'s array covers: its bytes
-/// when they are laid over the cells ([`host_fill_type`]), else one value per scalar.
-fn host_fill_elems(elem: crate::types::ValTy, a: &crate::ast::HostArg, n: usize) -> usize {
-    let lanes = usize::from(elem.lanes.max(1));
-    match (host_fill_type(elem, a), a.fill_scalar) {
-        (Some(_), Some(s)) => {
-            let bytes = n.saturating_mul((s.bits() / 8) as usize);
-            let cell = usize::try_from(c_size(elem)).unwrap_or(1).max(1);
-            bytes.div_ceil(cell)
-        }
-        _ => n.div_ceil(lanes),
-    }
 }

@@ -212,8 +212,8 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
     format!(
         "a launch inside a host loop is read once: {times}the loop cannot be read iteration by \
          iteration here (its condition or step has no constant value in host code, its body \
-         holds `break`, `continue` or `return`, or it runs more iterations than are read one by \
-         one), so the kernel runs one time, as the loop's first iteration launches it; later \
+         holds `return`, `goto`, or a `break` or `continue` under a condition with no constant \
+         value, or it runs more iterations than are read one by one), so the kernel runs one time, as the loop's first iteration launches it; later \
          iterations' launches are not run, so a buffer the kernel both reads and writes (a \
          multi-pass reduction launched again on its own output) holds the first launch's \
          values, and a launch whose arguments the loop changes is read with their values before \

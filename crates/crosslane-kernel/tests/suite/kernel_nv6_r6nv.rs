@@ -159,5 +159,8 @@ int main() {
 }
 ";
     let t = run(src);
-    assert_eq!(ints(&t, "d"), vec![Some(10), Some(280), Some(550), Some(820)]);
+    assert_eq!(
+        ints(&t, "d"),
+        vec![Some(10), Some(280), Some(550), Some(820)]
+    );
 }
