@@ -74,7 +74,7 @@ pub(crate) fn host_fill_elems(
     match (host_fill_type(elem, a), a.fill_scalar) {
         (Some(_), Some(s)) => {
             let bytes = n.saturating_mul((s.bits() / 8) as usize);
-            let cell = usize::try_from(super::host_launch::c_size(elem))
+            let cell = usize::try_from(crate::vector_types::size_of(elem))
                 .unwrap_or(1)
                 .max(1);
             bytes.div_ceil(cell)
