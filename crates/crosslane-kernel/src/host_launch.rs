@@ -366,7 +366,8 @@ pub fn apply_host_launch(
                 }
                 // A vector element's fill is its components in order (`make_float4` in a host
                 // loop): the elements are the scalars over the lanes.
-                let fill_len = fill.map(|v| v.len().div_ceil(usize::from(elem.lanes.max(1))));
+                let fill_len =
+                    fill.map(|v| super::host_fill_bytes::host_fill_elems(elem, a, v.len()));
                 let len = match (from_malloc, fill_len) {
                     (Some(m), Some(f)) => Some(m.max(f)),
                     (m, f) => m.or(f),
@@ -433,9 +434,10 @@ pub fn apply_host_launch(
                         ));
                         config.undef_why.insert(p.name.clone(), why);
                     }
-                    config
-                        .args
-                        .insert(p.name.clone(), typed_host_fill(elem, a, &values));
+                    config.args.insert(
+                        p.name.clone(),
+                        super::host_fill_bytes::typed_host_fill(elem, a, &values),
+                    );
                     let how = if a.managed {
                         "writes its managed memory"
                     } else {
@@ -1433,42 +1435,4 @@ pub fn unread_launch(
         }
     }
     None
-}
-
-/// A host array's values as the fill of a buffer of `elem` cells: as they are when the array's
-/// element type is the buffer's (or not known), else as a typed list of the array's type
-/// (`f32:1.5,2.5`), whose bytes lie over the cells (a `float` array copied into memory a
-/// `void*` parameter reads through several pointer types: cudaMemcpy copies bytes, CUDA
-/// Runtime API, "cudaMemcpy").
-fn typed_host_fill(
-    elem: crate::types::ValTy,
-    a: &crate::ast::HostArg,
-    values: &[String],
-) -> String {
-    use crate::types::Scalar;
-    let list = values.join(",");
-    let Some(s) = a.fill_scalar else {
-        return list;
-    };
-    let word = match s {
-        Scalar::F32 => "f32",
-        Scalar::F64 => "f64",
-        _ => return list,
-    };
-    let integral = matches!(
-        elem.scalar,
-        Scalar::I8
-            | Scalar::U8
-            | Scalar::I16
-            | Scalar::U16
-            | Scalar::I32
-            | Scalar::U32
-            | Scalar::I64
-            | Scalar::U64
-    );
-    if integral && elem.lanes == 1 && values.iter().all(|v| v.parse::<f64>().is_ok()) {
-        format!("{word}:{list}")
-    } else {
-        list
-    }
 }

@@ -51,6 +51,7 @@ pub mod half;
 pub mod hip_fp8_cvt;
 pub mod hip_vector_ops;
 pub mod host_buffers;
+mod host_fill_bytes;
 pub mod host_launch;
 pub mod host_undef;
 mod int_operand;

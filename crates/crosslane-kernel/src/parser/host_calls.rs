@@ -95,12 +95,12 @@ pub(super) struct MainCalls {
 #[derive(Clone)]
 pub(super) struct HostFn {
     /// Parameter names, in order.
-    params: Vec<String>,
+    pub(super) params: Vec<String>,
     /// Template parameters: name, and whether it is a type (`class T`) rather than a value.
     tparams: Vec<(String, bool)>,
     /// The body's `{` and `}` (token indices).
-    open: usize,
-    close: usize,
+    pub(super) open: usize,
+    pub(super) close: usize,
     /// The launches its own definition's reading gave (with its parameters unknown).
     launches: Range<usize>,
 }
@@ -515,11 +515,14 @@ impl Parser<'_> {
                 _ => None,
             })
             .flatten();
-        // A call that binds nothing reads as the function's own definition did.
+        // A call that binds nothing reads as the function's own definition did, unless the
+        // function names a file-scope variable, whose state is the caller's
+        // ([`super::host_globals`]: `initHistogram64()` allocating a file-scope pointer).
         let binds = !site.targs.is_empty()
             || site.args.iter().any(|a| {
                 a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
-            });
+            })
+            || (known && self.names_file_scope_var(&site.name));
         if !known
             && site.name == "getWarpSize"
             && site.args.is_empty()
@@ -965,17 +968,25 @@ impl Parser<'_> {
                 _ => {}
             }
         }
-        // The callee's statements count against the caller's budget (`host_eval`).
+        // The callee's statements count against the caller's budget (`host_eval`); the
+        // file-scope pointers it may use are the caller's ([`super::host_globals`]).
         if let Some(st) = &caller {
             inner.steps = st.steps;
+            self.globals_in(st, &mut inner);
         }
         self.host_calls_read += 1;
         self.host_call_depth += 1;
         let before = self.launches.len();
+        // An `if` of the body that another reading could not decide (the definition's, with
+        // its parameters unknown) is decided again with this call's arguments; what this
+        // reading leaves undecided holds for its own launches only.
+        let undecided = self.undecided.clone();
+        self.undecided.retain(|&(a, _)| a < f.open || a > f.close);
         let mut i = f.open + 1;
         while i < f.close {
             i = self.host_statement(&mut inner, i, f.close).max(i + 1);
         }
+        self.undecided = undecided;
         let returned = self.returned_value(&inner, f.open, f.close);
         if self.want_parts == Some(self.host_call_depth) {
             // A structured binding's call ([`super::host_bind`]).
@@ -1003,6 +1014,7 @@ impl Parser<'_> {
         }
         if let Some(st) = caller {
             st.steps = inner.steps;
+            self.globals_out(&inner, st);
             // Reference parameters: the caller's variables they bind ([`super::host_ref_out`]).
             let refs = self.host_ref_params(f.open);
             let names: Vec<&str> = site.args.iter().map(|a| a.name.as_str()).collect();

@@ -895,6 +895,7 @@ impl Parser<'_> {
                 );
             }
             Self::taint(st, end, names, reason);
+            st.undecided_ifs.push((k, end));
             if launches {
                 // Only one branch runs on the device: no sequence runs these launches.
                 self.undecided.push((k, end));

@@ -179,6 +179,7 @@ impl Parser<'_> {
         let shape = shape_of(&toks[mark.pos..head_end], class, body.is_some());
         if matches!(shape, Shape::Declaration(_)) {
             self.record_typed_suite(mark.pos, head_end);
+            self.record_file_scope_names(mark.pos, end);
         }
         let mut launches = 0;
         let mut typed = String::new();

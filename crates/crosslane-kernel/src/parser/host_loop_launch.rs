@@ -14,8 +14,9 @@
 //! (the condition after each iteration).
 //!
 //! Read this way only when every iteration can be: the init and step evaluated, the condition
-//! a constant in host code before each iteration, no `break`, `continue`, `return` or `goto`
-//! in the body, at most [`MAX_ITERATIONS`] iterations of one loop and [`MAX_UNROLLED`]
+//! a constant in host code before each iteration, no `return` or `goto` in the body and each
+//! of the loop's own `break` and `continue` reached only in branches host code decides
+//! (`host_loop_exit`), at most [`MAX_ITERATIONS`] iterations of one loop and [`MAX_UNROLLED`]
 //! launches read in a file. Otherwise the loop is read once, as its note says
 //! (`host_state::loop_note`), and whatever the attempt read is undone.
 
@@ -145,15 +146,10 @@ impl Parser<'_> {
     fn host_unroll(&mut self, st: &mut HostState, k: usize, parts: &Parts) -> Option<usize> {
         let toks = self.toks;
         let (b0, b1) = parts.body;
-        if b1 > toks.len()
-            || toks[b0..b1].iter().any(|t| {
-                matches!(&t.tok, Tok::Ident(n)
-                    if matches!(n.as_str(), "break" | "continue" | "return" | "goto"))
-            })
-            || self.unrolled >= MAX_UNROLLED
-        {
+        if b1 > toks.len() || self.unrolled >= MAX_UNROLLED {
             return None;
         }
+        let exits = self.loop_exits(b0, b1)?;
         let saved = st.clone();
         let marks = (
             self.launches.len(),
@@ -184,6 +180,8 @@ impl Parser<'_> {
             None => None,
         };
         let skips = st.skips.len();
+        let undecided = st.undecided_ifs.len();
+        let undecided_launch_ifs = self.undecided.len();
         let mut iterations = 0u32;
         let done = loop {
             if parts.test_first || iterations > 0 {
@@ -205,14 +203,36 @@ impl Parser<'_> {
             }
             // A branch an `if` of the last iteration skipped is decided again.
             st.skips.truncate(skips);
+            st.undecided_ifs.truncate(undecided);
+            // So is an `if` holding a launch that an earlier iteration could not decide.
+            self.undecided.truncate(undecided_launch_ifs);
             let mut i = b0;
+            let mut exit = None;
             self.unroll_depth += 1;
             while i < b1 {
+                // The loop's own `break` / `continue`, reached (not skipped): followed when no
+                // `if` whose condition is unknown holds it (`host_loop_exit`).
+                let skipped = st.skips.iter().any(|s| s.0 == i);
+                if let Some(e) = exits.at(i).filter(|_| !skipped) {
+                    exit = Some(e);
+                    break;
+                }
                 i = self.host_statement(st, i, b1).max(i + 1);
             }
             self.unroll_depth -= 1;
+            if let Some(at) = exit.map(|_| i) {
+                if st.undecided_ifs[undecided..]
+                    .iter()
+                    .any(|&(a, e)| a < at && at < e)
+                {
+                    break false;
+                }
+            }
             Self::apply_taints(st, b1);
             st.steps += 1;
+            if exit == Some(super::host_loop_exit::Exit::Break) {
+                break true;
+            }
             if let Some(e) = &step {
                 if eval_mut(e, &mut st.env).is_none() {
                     break false;
@@ -230,6 +250,7 @@ impl Parser<'_> {
         }
         self.unrolled += read;
         st.skips.truncate(skips);
+        st.undecided_ifs.truncate(undecided);
         if let Some((var, old, unknown)) = declared {
             match old {
                 Some(v) => st.env.insert(var.clone(), v),

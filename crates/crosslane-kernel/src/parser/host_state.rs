@@ -86,6 +86,10 @@ pub(super) struct HostState {
     /// Statements not read (token ranges): the branch of an `if` whose constant condition
     /// does not take it.
     pub(super) skips: Vec<(usize, usize)>,
+    /// `if` statements (their token ranges) whose condition had no constant value here, so
+    /// that both branches were read: a loop's `break` inside one is not followed
+    /// (`host_loop_exit`).
+    pub(super) undecided_ifs: Vec<(usize, usize)>,
     /// Once the reading reaches the index: these variables become unknown, for this reason
     /// (set under an `if` whose condition is no constant).
     pub(super) taints: Vec<(usize, Vec<String>, String)>,
@@ -208,8 +212,8 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
     format!(
         "a launch inside a host loop is read once: {times}the loop cannot be read iteration by \
          iteration here (its condition or step has no constant value in host code, its body \
-         holds `break`, `continue` or `return`, or it runs more iterations than are read one by \
-         one), so the kernel runs one time, as the loop's first iteration launches it; later \
+         holds `return`, `goto`, or a `break` or `continue` under a condition with no constant \
+         value, or it runs more iterations than are read one by one), so the kernel runs one time, as the loop's first iteration launches it; later \
          iterations' launches are not run, so a buffer the kernel both reads and writes (a \
          multi-pass reduction launched again on its own output) holds the first launch's \
          values, and a launch whose arguments the loop changes is read with their values before \

@@ -129,12 +129,14 @@ mod host_fill_loop;
 mod host_fn_spec;
 mod host_for_each;
 mod host_for_scope;
+mod host_globals;
 mod host_items;
 mod host_kernel_choice;
 mod host_kernel_ptr;
 mod host_lambda;
 mod host_launch_api;
 mod host_launch_ex;
+mod host_loop_exit;
 mod host_loop_launch;
 mod host_math;
 mod host_mem;
@@ -759,6 +761,9 @@ struct Parser<'a> {
     /// Host pointers and arrays of a scalar type declared so far → that type, for a fill that
     /// reads cells back (`h[i] = h[i - 1] * 2 + 1;`, [`host_recur`]).
     host_scalars: HashMap<String, crate::types::Scalar>,
+    /// Names host declarations at file scope declare (`static uint *d_tmp;`), shared by the
+    /// host functions that name them ([`host_globals`]).
+    file_scope_vars: std::collections::HashSet<String>,
     /// Host arrays of structs declared so far → their struct's name ([`host_sizeof`]).
     host_struct_of: HashMap<String, String>,
     /// The struct parameters' lowered members of the functions parsed so far
@@ -1055,6 +1060,7 @@ impl<'a> Parser<'a> {
             host_expr: false,
             host_elems: HashMap::new(),
             host_scalars: HashMap::new(),
+            file_scope_vars: std::collections::HashSet::new(),
             host_struct_of: HashMap::new(),
             struct_leaves: Vec::new(),
             enumerators: Vec::new(),

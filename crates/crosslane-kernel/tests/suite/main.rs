@@ -135,6 +135,7 @@ mod kernel_member_template_keyword;
 mod kernel_member_templates;
 mod kernel_memcpy;
 mod kernel_namespaces;
+mod kernel_nv6_r6nv;
 mod kernel_nv_corpus2;
 mod kernel_nv_corpus3;
 mod kernel_nv_corpus4;
