@@ -132,6 +132,11 @@ pub(super) struct HostState {
     /// Function pointer variables holding a kernel (`auto kernel = &k<float, 4>;`, `void
     /// (*f)(float*, int) = k;`): the token index of the kernel's name (`host_kernel_ptr`).
     pub(super) kernel_vars: HashMap<String, usize>,
+    /// Function pointer variables a called host function set to a kernel through a reference
+    /// parameter (`pick(n, kernel)` of `bool pick(int n, fn_t& kernel) { … kernel = &k<T, 4>;
+    /// … }`): the kernel's name and its template arguments, read while the callee's template
+    /// arguments were bound (`host_kernel_ptr`).
+    pub(super) kernel_insts: HashMap<String, super::host_kernel_ptr::KernelRef>,
 }
 
 impl HostState {
