@@ -895,7 +895,8 @@ impl Parser<'_> {
         };
         // `if (!init(…)) return 1;`: the call is read as a statement is, then its value decides.
         let called = self.host_if_call(st, k + 2, c);
-        let Some(v) = called.or_else(|| self.host_value(st, k + 2, c).and_then(HostVal::int)) else {
+        let Some(v) = called.or_else(|| self.host_value(st, k + 2, c).and_then(HostVal::int))
+        else {
             let mut names = self.assigned_in(c + 1, end);
             // `if (x) *p = v;`: the host array `p` points into (`host_cells`).
             for t in self.pointer_targets(st, c + 1, end) {

@@ -328,17 +328,14 @@ impl Parser<'_> {
         };
         let names = super::host::param_names(&toks[lp + 1..close_params]);
         let body = toks.get(open..close.min(toks.len())).unwrap_or_default();
-        body.windows(4).any(|w| match (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok) {
-            (Tok::Ident(p), Tok::Punct("="), Tok::Punct("&"), Tok::Ident(k))
-            | (Tok::Ident(p), Tok::Punct("="), Tok::Ident(k), _) => {
-                names
-                    .iter()
-                    .zip(&refs)
-                    .any(|(n, &r)| r && n == p)
-                    && self.is_kernel_name(k)
-            }
-            _ => false,
-        })
+        body.windows(4)
+            .any(|w| match (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok) {
+                (Tok::Ident(p), Tok::Punct("="), Tok::Punct("&"), Tok::Ident(k))
+                | (Tok::Ident(p), Tok::Punct("="), Tok::Ident(k), _) => {
+                    names.iter().zip(&refs).any(|(n, &r)| r && n == p) && self.is_kernel_name(k)
+                }
+                _ => false,
+            })
     }
 
     /// Per parameter of the host function whose body opens at `open`: whether it is declared a

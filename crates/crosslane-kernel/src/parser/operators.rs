@@ -59,7 +59,7 @@ pub(crate) struct MemberOp {
 /// What to write instead of an operator that is refused.
 fn refusal(op: &str) -> String {
     match op {
-    "<=>" => "`operator<=>` is C++20 and not supported; declare `operator<` (and the other \
+        "<=>" => "`operator<=>` is C++20 and not supported; declare `operator<` (and the other \
                   comparisons the kernel uses) instead"
             .into(),
         "new" | "delete" => format!(
@@ -333,9 +333,9 @@ impl Parser<'_> {
         if mine.is_empty() {
             return Ok(None);
         }
-        let user_copy = mine.iter().any(|m| {
-            m.params.len() == 1 && matches!(&m.params[0].ty, PType::Struct(n) if *n == s)
-        });
+        let user_copy = mine
+            .iter()
+            .any(|m| m.params.len() == 1 && matches!(&m.params[0].ty, PType::Struct(n) if *n == s));
         if !user_copy && self.struct_of(r).as_deref() == Some(s.as_str()) {
             return Ok(None);
         }
