@@ -9,8 +9,7 @@ use super::host::HostState;
 use super::Parser;
 use crate::lexer::Tok;
 
-/// A kernel a function pointer holds: its name and, for a template, its template arguments.
-pub(super) type KernelRef = (String, Vec<super::targs::TArg>);
+use super::host_state::KernelRef;
 
 /// Most tokens scanned for a kernel's `__global__` definition.
 const MAX_SCAN: usize = 1 << 22;
