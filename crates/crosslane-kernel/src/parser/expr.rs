@@ -52,7 +52,8 @@ impl Parser<'_> {
         }
         let op_at = self.span();
         self.bump();
-        let rhs = if op.is_none() && self.is_punct("{") {
+        let braced = op.is_none() && self.is_punct("{");
+        let rhs = if braced {
             // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
             if self.struct_of(&lhs).is_none() {
                 return self.err("an expression");
@@ -70,6 +71,11 @@ impl Parser<'_> {
         if let Some(b) = op {
             // `a += b` on a struct: its `operator+=` ([`super::operators`]).
             if let Some(call) = self.compound_operator(b, &lhs, &rhs, op_at)? {
+                return Ok(call);
+            }
+        } else if !braced {
+            // `a = b` on a struct with a member `operator=` ([`super::operators`]).
+            if let Some(call) = self.assign_operator(&lhs, &rhs, op_at)? {
                 return Ok(call);
             }
         }

@@ -305,6 +305,22 @@ impl Parser<'_> {
                 .find(|&i| matches!(tok(i), Some(Tok::Punct("="))))?;
             at = eq + 1;
         }
+        self.host_call_from(st, k, at, close, false).map(|r| r.0)
+    }
+
+    /// The host statement at `k` calling the function named at `at` (up to `close`): read as
+    /// [`Parser::host_call`] reads it, the position after it and, with `want_value` (an `if`'s
+    /// condition, [`Parser::host_if_call`]), the value the call returns when it is read.
+    pub(super) fn host_call_from(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        at: usize,
+        close: usize,
+        want_value: bool,
+    ) -> Option<(usize, Option<HostVal>)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         let Some(Tok::Ident(name)) = tok(at) else {
             return None;
         };
@@ -531,14 +547,16 @@ impl Parser<'_> {
             if let Some((var, eq)) = target {
                 return self
                     .hip_tests_warp_size(st, k, &var, eq, site.span)
-                    .then_some(end + 1);
+                    .then_some((end + 1, None));
             }
         }
         // A structured binding's call is read for its result ([`super::host_bind`]).
         let bind = self.want_parts == Some(self.host_call_depth + 1);
         if known {
-            if binds || target.is_some() || bind {
+            let mut value = None;
+            if binds || target.is_some() || bind || want_value {
                 let v = self.read_call(&site, Some(st));
+                value = v;
                 if let Some((var, eq)) = target {
                     match v.and_then(|v| self.to_declared(k, eq, v)) {
                         Some(v) => {
@@ -557,7 +575,7 @@ impl Parser<'_> {
                     }
                 }
             }
-            return Some(end + 1);
+            return Some((end + 1, value));
         }
         if !binds {
             return None;
@@ -988,6 +1006,9 @@ impl Parser<'_> {
         }
         self.undecided = undecided;
         let returned = self.returned_value(&inner, f.open, f.close);
+        // Kernels the body left in its parameters, named while its template arguments are
+        // bound ([`super::host_kernel_ptr`]).
+        let kernels_set = self.kernel_params_set(&inner, &f.params);
         if self.want_parts == Some(self.host_call_depth) {
             // A structured binding's call ([`super::host_bind`]).
             self.bind_parts = self.returned_parts(&inner, f.open, f.close);
@@ -1019,6 +1040,7 @@ impl Parser<'_> {
             let refs = self.host_ref_params(f.open);
             let names: Vec<&str> = site.args.iter().map(|a| a.name.as_str()).collect();
             Self::host_ref_out(st, &inner, &f.params, &refs, &names, &site.name);
+            self.kernel_ref_out(st, f.open, &f.params, &names, kernels_set);
             // A host array the callee filled through its parameter (`ConstantInit(h_A, n,
             // 1.0f)`): the caller's array holds those cells after the call (C++17
             // [expr.call]/4: the parameter points at the caller's array). A member's cells

@@ -851,6 +851,33 @@ impl Parser<'_> {
     /// (the other is skipped, with a note when a launch is in the statement). When it is not,
     /// both branches are read as before and the variables they assign become unknown after
     /// the statement. Returns where reading goes on, or `None` to read the head as before.
+    /// An `if` condition `from..to` that is a call of one of the source's host functions,
+    /// `f(args)` or `!f(args)` (`if (!warp_softmax_kernel<T>(n, ws, kernel)) return false;`):
+    /// the call read as a statement is ([`Parser::host_call_from`]: what it sets through
+    /// reference parameters and the launches it makes), then the condition's value from what
+    /// it returned (C++17 [stmt.if]/1: the condition is evaluated, call included, before
+    /// either branch). `None` when the condition is no such call or its value is not read.
+    fn host_if_call(&mut self, st: &mut HostState, from: usize, to: usize) -> Option<i128> {
+        let toks = self.toks;
+        let not = matches!(toks.get(from).map(|t| &t.tok), Some(Tok::Punct("!")));
+        let at = from + usize::from(not);
+        let Some(Tok::Ident(name)) = toks.get(at).map(|t| &t.tok) else {
+            return None;
+        };
+        if !self.host_fns.contains_key(name) {
+            return None;
+        }
+        // The call spans the whole condition: its `(`, after any template arguments, closes
+        // just before `to`.
+        let open = (at + 1..to).find(|&i| matches!(toks[i].tok, Tok::Punct("(")))?;
+        if self.closing(open) != Some(to - 1) {
+            return None;
+        }
+        let (_, v) = self.host_call_from(st, from, at, to, true)?;
+        let v = v?.int()?;
+        Some(if not { i128::from(v == 0) } else { v })
+    }
+
     pub(super) fn host_if(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
         let toks = self.toks;
         if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
@@ -866,7 +893,10 @@ impl Parser<'_> {
             line,
             col: toks[k].col,
         };
-        let Some(v) = self.host_value(st, k + 2, c).and_then(HostVal::int) else {
+        // `if (!init(…)) return 1;`: the call is read as a statement is, then its value decides.
+        let called = self.host_if_call(st, k + 2, c);
+        let Some(v) = called.or_else(|| self.host_value(st, k + 2, c).and_then(HostVal::int))
+        else {
             let mut names = self.assigned_in(c + 1, end);
             // `if (x) *p = v;`: the host array `p` points into (`host_cells`).
             for t in self.pointer_targets(st, c + 1, end) {

@@ -9,6 +9,8 @@ use super::host::HostState;
 use super::Parser;
 use crate::lexer::Tok;
 
+use super::host_state::KernelRef;
+
 /// Most tokens scanned for a kernel's `__global__` definition.
 const MAX_SCAN: usize = 1 << 22;
 
@@ -199,6 +201,13 @@ impl Parser<'_> {
         var: &str,
         args: &[(usize, usize)],
     ) -> Option<String> {
+        if let Some((name, targs)) = st.kernel_insts.get(var).cloned() {
+            if !self.templates.contains_key(&name) {
+                return Some(name);
+            }
+            let span = crate::ast::Span::default();
+            return self.instantiate_launch(st, &name, targs, args, span).ok();
+        }
         let &at = st.kernel_vars.get(var)?;
         let toks = self.toks;
         let Tok::Ident(name) = &toks[at].tok else {
@@ -211,6 +220,165 @@ impl Parser<'_> {
             .take(256)
             .find(|&i| matches!(toks[i].tok, Tok::Punct(";")))?;
         self.host_template_kernel(st, at, end, args).map(|m| m.0)
+    }
+
+    /// The kernels a host function's body (read into `inner`) left in its parameters `params`:
+    /// each parameter holding a kernel, with the kernel's name and its template arguments, read
+    /// now, while the call's template arguments are bound (the instance is made at the launch,
+    /// from the launch's arguments as well).
+    pub(super) fn kernel_params_set(
+        &mut self,
+        inner: &HostState,
+        params: &[String],
+    ) -> Vec<(String, KernelRef)> {
+        let toks = self.toks;
+        let mut out = Vec::new();
+        for p in params {
+            if let Some(r) = inner.kernel_insts.get(p) {
+                out.push((p.clone(), r.clone()));
+                continue;
+            }
+            let Some(&at) = inner.kernel_vars.get(p) else {
+                continue;
+            };
+            let Tok::Ident(name) = &toks[at].tok else {
+                continue;
+            };
+            if !self.templates.contains_key(name) {
+                out.push((p.clone(), (name.clone(), Vec::new())));
+                continue;
+            }
+            // `k<A, B, 2>`: its argument list.
+            if !matches!(toks.get(at + 1).map(|t| &t.tok), Some(Tok::Punct("<"))) {
+                continue;
+            }
+            let mut depth = 0usize;
+            let Some(gt) = (at + 1..toks.len()).take(512).find(|&i| {
+                match toks[i].tok {
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => {
+                        depth = depth.saturating_sub(1);
+                        return depth == 0;
+                    }
+                    _ => {}
+                }
+                false
+            }) else {
+                continue;
+            };
+            if let Some(targs) = self.host_kernel_targs(inner, at + 2, gt) {
+                out.push((p.clone(), (name.clone(), targs)));
+            }
+        }
+        out
+    }
+
+    /// After a host call: each of `set` (a parameter and the kernel the body left in it) that is
+    /// a reference parameter (`fn_t& kernel`, `softmax_forward_func<T, U> &kernel`) bound to the
+    /// caller's variable (`args`, by position as `params`) makes that variable hold the kernel
+    /// (C++17 [dcl.init.ref]/5: the reference names the caller's object; [expr.call]/1: a launch
+    /// through it launches the kernel it points to).
+    pub(super) fn kernel_ref_out(
+        &self,
+        st: &mut HostState,
+        open: usize,
+        params: &[String],
+        args: &[&str],
+        set: Vec<(String, KernelRef)>,
+    ) {
+        if set.is_empty() {
+            return;
+        }
+        let refs = self.reference_params(open);
+        for (p, inst) in set {
+            let Some(i) = params.iter().position(|q| *q == p) else {
+                continue;
+            };
+            let Some(&arg) = args.get(i) else { continue };
+            let plain = !arg.is_empty() && arg.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if plain && refs.get(i).copied().unwrap_or(false) {
+                st.kernel_vars.remove(arg);
+                st.kernel_insts.insert(arg.to_string(), inst);
+            }
+        }
+    }
+
+    /// Whether the function whose body is `open..close` assigns a kernel to one of its
+    /// reference parameters (`kernel = &softmax_warp_forward<T, 2, 1>;` of a `fn_t& kernel`
+    /// parameter): a host function that chooses a kernel for its caller.
+    pub(super) fn kernel_ref_param(&self, open: usize, close: usize) -> bool {
+        let toks = self.toks;
+        let refs = self.reference_params(open);
+        if !refs.iter().any(|&r| r) {
+            return false;
+        }
+        let Some(close_params) = (open.saturating_sub(8)..open)
+            .rev()
+            .find(|&i| matches!(toks[i].tok, Tok::Punct(")")))
+        else {
+            return false;
+        };
+        let Some(lp) = (0..close_params)
+            .rev()
+            .take(4096)
+            .find(|&i| self.closing(i) == Some(close_params))
+        else {
+            return false;
+        };
+        let names = super::host::param_names(&toks[lp + 1..close_params]);
+        let body = toks.get(open..close.min(toks.len())).unwrap_or_default();
+        body.windows(4)
+            .any(|w| match (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok) {
+                (Tok::Ident(p), Tok::Punct("="), Tok::Punct("&"), Tok::Ident(k))
+                | (Tok::Ident(p), Tok::Punct("="), Tok::Ident(k), _) => {
+                    names.iter().zip(&refs).any(|(n, &r)| r && n == p) && self.is_kernel_name(k)
+                }
+                _ => false,
+            })
+    }
+
+    /// Per parameter of the host function whose body opens at `open`: whether it is declared a
+    /// non-`const` lvalue reference, `… & name` (its type any tokens before the `&`).
+    fn reference_params(&self, open: usize) -> Vec<bool> {
+        let toks = self.toks;
+        let Some(close) = (open.saturating_sub(8)..open)
+            .rev()
+            .find(|&i| matches!(toks[i].tok, Tok::Punct(")")))
+        else {
+            return Vec::new();
+        };
+        let Some(lp) = (0..close)
+            .rev()
+            .take(4096)
+            .find(|&i| self.closing(i) == Some(close))
+        else {
+            return Vec::new();
+        };
+        super::host::split_commas(toks, lp + 1, close)
+            .into_iter()
+            .map(|(a, b)| {
+                let p = &toks[a..b];
+                // `const` of the referenced type itself, not one inside a function type's
+                // parameters or a template's arguments (`void (*)(const T*)`, written out).
+                let mut depth = 0usize;
+                let konst = p.iter().any(|t| match &t.tok {
+                    Tok::Punct("(" | "<") => {
+                        depth += 1;
+                        false
+                    }
+                    Tok::Punct(")" | ">") => {
+                        depth = depth.saturating_sub(1);
+                        false
+                    }
+                    Tok::Ident(w) => depth == 0 && w == "const",
+                    _ => false,
+                });
+                p.len() >= 3
+                    && matches!(p[p.len() - 2].tok, Tok::Punct("&"))
+                    && matches!(p[p.len() - 1].tok, Tok::Ident(_))
+                    && !konst
+            })
+            .collect()
     }
 
     /// Whether `name` is defined `__global__` in the source (a kernel or kernel template).

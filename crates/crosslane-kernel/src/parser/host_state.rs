@@ -9,6 +9,10 @@ use super::const_eval::HostVal;
 #[cfg(doc)]
 use crate::ast::HostLaunch;
 
+/// A kernel a function pointer holds: its name and, for a template, its template arguments
+/// (`host_kernel_ptr`).
+pub(super) type KernelRef = (String, Vec<super::targs::TArg>);
+
 /// What a device pointer holds (`host_mem`): the last write host code made into it before the
 /// point read.
 #[derive(Clone, Debug)]
@@ -136,6 +140,11 @@ pub(super) struct HostState {
     /// Function pointer variables holding a kernel (`auto kernel = &k<float, 4>;`, `void
     /// (*f)(float*, int) = k;`): the token index of the kernel's name (`host_kernel_ptr`).
     pub(super) kernel_vars: HashMap<String, usize>,
+    /// Function pointer variables a called host function set to a kernel through a reference
+    /// parameter (`pick(n, kernel)` of `bool pick(int n, fn_t& kernel) { … kernel = &k<T, 4>;
+    /// … }`): the kernel's name and its template arguments, read while the callee's template
+    /// arguments were bound (`host_kernel_ptr`).
+    pub(super) kernel_insts: HashMap<String, KernelRef>,
 }
 
 impl HostState {

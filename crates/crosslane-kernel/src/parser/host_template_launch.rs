@@ -88,32 +88,7 @@ impl Parser<'_> {
         });
         let mut why = None;
         if let Some(c) = list_close {
-            // Each argument: a host constant, else a type.
-            let mut args = Vec::new();
-            let mut all = true;
-            for (a, b) in split_commas(toks, k + 2, c) {
-                if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
-                    args.push(TArg::Value(n));
-                    continue;
-                }
-                let mut slice: Vec<Token> = toks[a..b].to_vec();
-                slice.push(Token {
-                    tok: Tok::Eof,
-                    ..toks[b - 1].clone()
-                });
-                let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-                sub.aliases = std::mem::take(&mut self.aliases);
-                let ty = sub.base_type();
-                self.aliases = std::mem::take(&mut sub.aliases);
-                match ty {
-                    Ok(crate::types::Ty::Val(v)) => args.push(TArg::Type(v)),
-                    _ => {
-                        all = false;
-                        break;
-                    }
-                }
-            }
-            if all {
+            if let Some(args) = self.host_kernel_targs(st, k + 2, c) {
                 let launch = self.launch_arg_ranges(c + 1, close, launch);
                 match self.instantiate_launch(st, &name, args, &launch, span) {
                     Ok(m) => return Some((m, c + 1)),
@@ -153,12 +128,45 @@ impl Parser<'_> {
         None
     }
 
+    /// A kernel template's argument list `from..to` (inside its `<…>`) read with host code's
+    /// values: each argument a host constant, else a type (the call's template parameters as
+    /// their bound types); `None` when one is neither.
+    pub(super) fn host_kernel_targs(
+        &mut self,
+        st: &HostState,
+        from: usize,
+        to: usize,
+    ) -> Option<Vec<TArg>> {
+        let toks = self.toks;
+        let mut args = Vec::new();
+        for (a, b) in split_commas(toks, from, to) {
+            if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                args.push(TArg::Value(n));
+                continue;
+            }
+            let mut slice: Vec<Token> = toks[a..b].to_vec();
+            slice.push(Token {
+                tok: Tok::Eof,
+                ..toks[b - 1].clone()
+            });
+            let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+            sub.aliases = std::mem::take(&mut self.aliases);
+            let ty = sub.base_type();
+            self.aliases = std::mem::take(&mut sub.aliases);
+            match ty {
+                Ok(crate::types::Ty::Val(v)) => args.push(TArg::Type(v)),
+                _ => return None,
+            }
+        }
+        Some(args)
+    }
+
     /// Instantiates template `name` with explicit arguments `given` and, when those do not
     /// bind every parameter, the ones deduced from the launch's arguments `launch`.
     ///
     /// # Errors
     /// Why no instance is read (the message of the call's binding).
-    fn instantiate_launch(
+    pub(super) fn instantiate_launch(
         &mut self,
         st: &HostState,
         name: &str,

@@ -477,6 +477,7 @@ impl Parser<'_> {
                     // binding ([`super::host_bind`]).
                     if !self.host_fns.contains_key(&name)
                         && (self.host_ref_params(at).into_iter().any(|r| r)
+                            || self.kernel_ref_param(at, close)
                             || self.returns_pair_or_tuple(save, open_params))
                     {
                         let before = self.launches.len();

@@ -17,13 +17,18 @@
 //!   built-in ([over.match.oper]/1); a vector type (`float2`, a struct in CUDA's
 //!   `vector_types.h`) calls a free operator declared for it, else keeps the built-in
 //!   arithmetic.
+//! - A member `operator=` ([over.ass]/1): `a = b` whose left operand has class type calls it
+//!   when overload resolution picks it; the implicitly declared copy assignment (member by
+//!   member, [class.copy.assign]/12) is the other candidate unless the class declares a copy
+//!   assignment operator itself ([class.copy.assign]/2: one taking the class, `const C&` or
+//!   `C&`), so `a = b` of the same class with only `operator=(float)` declared copies.
+//!   Declarations and initializations are no assignments: `C a = b;` copies ([dcl.init]/17).
 //! - An operator returning a reference to its own struct (`V& operator+=(…) { …; return
 //!   *this; }`) changes its receiver in place: its `return *this;` ends the call, and the
 //!   expression is `(call, receiver)`: as a statement the call, as a value the receiver after
 //!   it (`(a += b).x`, `c = a += b`).
 //!
-//! Refused at their line with what to write instead: `operator=` (copies are member by
-//! member), `operator&&`, `operator||`, `operator,`, `operator->`, `operator->*`, `operator<=>`,
+//! Refused at their line with what to write instead: `operator&&`, `operator||`, `operator,`, `operator->`, `operator->*`, `operator<=>`,
 //! `operator new` / `delete`, literal operators, and function templates of an operator.
 
 use super::operator_names::SUPPORTED;
@@ -54,9 +59,6 @@ pub(crate) struct MemberOp {
 /// What to write instead of an operator that is refused.
 fn refusal(op: &str) -> String {
     match op {
-        "=" => "a user-declared `operator=` is not supported: a struct is copied member by \
-                member here ([class.copy.assign]); remove it, or write a named member function"
-            .into(),
         "<=>" => "`operator<=>` is C++20 and not supported; declare `operator<` (and the other \
                   comparisons the kernel uses) instead"
             .into(),
@@ -306,6 +308,38 @@ impl Parser<'_> {
             return Ok(None);
         }
         self.operator_call(&format!("{text}="), vec![l.clone(), r.clone()], span)
+    }
+
+    /// An assignment `l = r` whose left operand has class type with a member `operator=`: the
+    /// call of the one overload resolution chooses ([over.ass]/1, [over.match.oper]); `None`
+    /// for the built-in copy, which is the implicitly declared copy assignment when `r` is of
+    /// the same class and the class declares none itself ([class.copy.assign]/2,12).
+    ///
+    /// # Errors
+    /// As [`Parser::operator_call`].
+    pub(super) fn assign_operator(
+        &mut self,
+        l: &Expr,
+        r: &Expr,
+        span: Span,
+    ) -> PResult<Option<Expr>> {
+        let Some(s) = self.struct_of(l) else {
+            return Ok(None);
+        };
+        let Some(ops) = self.member_ops.get(&s) else {
+            return Ok(None);
+        };
+        let mine: Vec<&MemberOp> = ops.iter().filter(|m| m.op == "=").collect();
+        if mine.is_empty() {
+            return Ok(None);
+        }
+        let user_copy = mine
+            .iter()
+            .any(|m| m.params.len() == 1 && matches!(&m.params[0].ty, PType::Struct(n) if *n == s));
+        if !user_copy && self.struct_of(r).as_deref() == Some(s.as_str()) {
+            return Ok(None);
+        }
+        self.operator_call("=", vec![l.clone(), r.clone()], span)
     }
 
     /// `friend` in a struct's body: a friend function's declaration is skipped (access is not

@@ -567,7 +567,12 @@ impl Parser<'_> {
             // `template <class T> void init(T* a, int n) { for (…) a[i] = …; }`: a fill
             // helper template, read at its calls with `T` bound ([`super::host_calls`]).
             let names = super::host::param_names(&self.toks[open + 1..close]);
-            if super::host::fills_param(&self.toks[body_open..end], &names) {
+            // `template <typename T> bool pick(int n, int& ws, fn_t<T>& kernel) { … }`: a
+            // plain (so host) function template that sets its caller's variables through
+            // reference parameters ([`super::host_ref_out`], [`super::host_kernel_ptr`]).
+            let sets_refs = self.host_ref_params(body_open).into_iter().any(|r| r)
+                || self.kernel_ref_param(body_open, end);
+            if sets_refs || super::host::fills_param(&self.toks[body_open..end], &names) {
                 let tparams = params
                     .iter()
                     .map(|p| (p.name.clone(), p.value.is_none()))

@@ -147,6 +147,7 @@ mod kernel_pdl;
 mod kernel_per_lane;
 mod kernel_port_gaps;
 mod kernel_ptx_asm;
+mod kernel_r6_infb;
 mod kernel_racecheck;
 mod kernel_reached_calls;
 mod kernel_recursion;
