@@ -851,6 +851,34 @@ impl Parser<'_> {
     /// (the other is skipped, with a note when a launch is in the statement). When it is not,
     /// both branches are read as before and the variables they assign become unknown after
     /// the statement. Returns where reading goes on, or `None` to read the head as before.
+    /// The runtime calls in the condition of the `if` at `k`, read as the statements they
+    /// are: `if (hipMemcpy(d, h, n, kind) != hipSuccess) exit(1);` (an error-checking macro
+    /// such as `#define check(x) if (x != hipSuccess) exit(EXIT_FAILURE)` expanded) copies
+    /// before the branch is chosen (C++17 [stmt.if]/1: the condition is evaluated, its call
+    /// included, whichever branch then runs). Each call is read once, in order; the
+    /// condition's tokens bound the walk.
+    pub(super) fn host_condition_calls(&mut self, st: &mut HostState, k: usize) {
+        let toks = self.toks;
+        if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
+            return;
+        }
+        let Some(c) = self.closing(k + 1) else {
+            return;
+        };
+        let mut i = k + 2;
+        while i < c {
+            let call = matches!(&toks[i].tok, Tok::Ident(n) if super::host_text::READ_CALLS.contains(&n.as_str()))
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")));
+            match self.closing(i + 1).filter(|&e| call && e < c) {
+                Some(e) => {
+                    self.host_statement(st, i, e + 1);
+                    i = e + 1;
+                }
+                None => i += 1,
+            }
+        }
+    }
+
     pub(super) fn host_if(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
         let toks = self.toks;
         if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {

@@ -7,8 +7,9 @@
 //! still stops before it starts, at the use, naming the alias's line (C++17 [dcl.typedef]/2:
 //! an alias introduces a name for a type, which only the code that names it needs).
 //!
-//! Only a plain declaration is taken: `using NAME = …;`, or `typedef … NAME;` whose last token
-//! before the `;` is its name, with no brace in it; anything else keeps the parse's error.
+//! Only a plain declaration of one reserved identifier is taken (`using NAME = __T;`, `typedef
+//! __T NAME;`, C++17 [lex.name]/3: such names belong to the implementation, so they are the
+//! compiler's types); anything else keeps the parse's reading.
 
 use super::{PResult, Parser};
 use crate::lexer::Tok;
@@ -34,13 +35,29 @@ impl Parser<'_> {
             Ok(a) => return Ok(Some(a)),
             Err(e) => e,
         };
-        let Some((name, semi)) = self.plain_alias(start).filter(|_| !e.message.contains("--max-"))
+        let Some((name, semi)) = self
+            .plain_alias(start)
+            .filter(|_| !e.message.contains("--max-") && self.names_builtin_type(start))
         else {
             return Err(e);
         };
         self.pos = semi + 1;
         self.diags.truncate(diags);
         let line = self.toks[start].line;
+        // Shown on every run, as a refused device function's body is (`refused_kernel`).
+        self.diag(
+            crate::ast::Span {
+                line: e.line,
+                col: e.col,
+            },
+            crosslane_core::result::Level::Warning,
+            format!(
+                "alias `{name}` is not declared: {}; a function naming it stops with this \
+                 error, the others run",
+                e.message
+            ),
+            "C++17 [dcl.typedef]/2",
+        );
         self.refused_aliases.insert(
             name,
             format!("its alias-declaration at line {line} is refused: {}", e.message),
@@ -63,6 +80,35 @@ impl Parser<'_> {
             at.col,
             super::attributes::vector_refusal("ext_vector_type"),
         ))
+    }
+
+    /// Whether the alias-declaration starting at `start` aliases one identifier reserved to
+    /// the implementation (C++17 [lex.name]/3: a name with a double underscore, or an
+    /// underscore and a capital letter): a compiler's builtin type (`__amdgpu_buffer_rsrc_t`)
+    /// or [`UNMODELLED_VECTOR`]. A user's or a library's type (`::testing::Types<int>`) keeps
+    /// the parse's reading (a host declaration, skipped).
+    fn names_builtin_type(&self, start: usize) -> bool {
+        let toks = self.toks;
+        let word = |i: usize| match toks.get(i).map(|t| &t.tok) {
+            Some(Tok::Ident(w)) => Some(w.as_str()),
+            _ => None,
+        };
+        let reserved = |w: &str| {
+            w.contains("__")
+                || (w.starts_with('_') && w[1..].starts_with(|c: char| c.is_ascii_uppercase()))
+        };
+        // `using NAME = T ;` or `typedef T NAME ;`: `T` one word.
+        let aliased = match word(start) {
+            Some("using") => {
+                word(start + 3).filter(|_| matches!(toks.get(start + 4).map(|t| &t.tok), Some(Tok::Punct(";"))))
+            }
+            Some("typedef") => word(start + 1).filter(|_| {
+                word(start + 2).is_some()
+                    && matches!(toks.get(start + 3).map(|t| &t.tok), Some(Tok::Punct(";")))
+            }),
+            _ => None,
+        };
+        aliased.is_some_and(reserved)
     }
 
     /// The name and `;` of the plain alias-declaration starting at `start` (see the module).

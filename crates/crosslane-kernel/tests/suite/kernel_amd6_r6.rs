@@ -164,3 +164,33 @@ fn aliases_of_unmodelled_types_are_errors_of_the_functions_naming_them() {
     assert!(e.contains("unknown type `rsrc_t`"), "{e}");
     assert!(e.contains("`__amdgpu_buffer_rsrc_t`"), "{e}");
 }
+
+/// An error-checking macro written as a bare `if` (a GitHub softmax benchmark's
+/// `#define checkCudaErrors(val) if (val != hipSuccess) exit(EXIT_FAILURE)`): every runtime
+/// call of the program stands in an `if` condition.
+const IF_CHECKED: &str = "\
+#include <hip/hip_runtime.h>
+#define check(val) \\
+\tif (val != hipSuccess) exit(EXIT_FAILURE)
+__global__ void k(float* in, float* o) { o[threadIdx.x] = in[threadIdx.x] * 2.0f + o[threadIdx.x]; }
+int main() {
+  float *input, *out;
+  check(hipMalloc(reinterpret_cast<void**>(&input), 64 * sizeof(float)));
+  check(hipMalloc(reinterpret_cast<void**>(&out), 64 * sizeof(float)));
+  float h[64];
+  for (int i = 0; i < 64; i++) h[i] = 0.5f * i;
+  check(hipMemcpy(input, h, 64 * sizeof(float), hipMemcpyDefault));
+  check(hipMemset(out, 0, 64 * sizeof(float)));
+  k<<<1, 64>>>(input, out);
+  return 0;
+}";
+
+#[test]
+fn runtime_calls_in_an_if_condition_are_read() {
+    // The condition is evaluated, its call with it (C++17 [stmt.if]/1): `input` holds
+    // h[l] = l / 2 and `out` zeros, so o[l] = 2 · (l / 2) + 0 = l.
+    let t = run_finished(IF_CHECKED, hip(None, None));
+    no_errors(&t);
+    let o: Vec<Option<f64>> = (0..64).map(|l| Some(f64::from(l))).collect();
+    assert_eq!(floats(&t, "o"), o);
+}
