@@ -208,9 +208,7 @@ fn using_at(tokens: &[Token], k: usize) -> Option<VectorTypedef> {
             (attribute_count(tokens, end)?, words, end + 9, end)
         }
     };
-    if words.is_empty()
-        || !matches!(tokens.get(semicolon).map(|t| &t.tok), Some(Tok::Punct(";")))
-    {
+    if words.is_empty() || !matches!(tokens.get(semicolon).map(|t| &t.tok), Some(Tok::Punct(";"))) {
         return None;
     }
     Some(match vector_name(&words, count) {

@@ -60,7 +60,10 @@ impl Parser<'_> {
         );
         self.refused_aliases.insert(
             name,
-            format!("its alias-declaration at line {line} is refused: {}", e.message),
+            format!(
+                "its alias-declaration at line {line} is refused: {}",
+                e.message
+            ),
         );
         Ok(None)
     }
@@ -99,9 +102,8 @@ impl Parser<'_> {
         };
         // `using NAME = T ;` or `typedef T NAME ;`: `T` one word.
         let aliased = match word(start) {
-            Some("using") => {
-                word(start + 3).filter(|_| matches!(toks.get(start + 4).map(|t| &t.tok), Some(Tok::Punct(";"))))
-            }
+            Some("using") => word(start + 3)
+                .filter(|_| matches!(toks.get(start + 4).map(|t| &t.tok), Some(Tok::Punct(";")))),
             Some("typedef") => word(start + 1).filter(|_| {
                 word(start + 2).is_some()
                     && matches!(toks.get(start + 3).map(|t| &t.tok), Some(Tok::Punct(";")))

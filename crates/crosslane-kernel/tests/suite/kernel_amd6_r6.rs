@@ -53,7 +53,10 @@ fn a_helper_called_with_a_table_element_in_a_loop_launches_once_per_element() {
         no_errors(&t);
         let out = ints(&t, "out");
         assert_eq!(out.len(), 2 * bs, "launch {launch}");
-        assert!(out.iter().all(|v| *v == Some(count)), "launch {launch}: {out:?}");
+        assert!(
+            out.iter().all(|v| *v == Some(count)),
+            "launch {launch}: {out:?}"
+        );
     }
 }
 
@@ -111,7 +114,11 @@ fn an_uncalled_mfma_wrapper_does_not_refuse_the_file() {
     // is a warning naming it, not the file's refusal.
     let t = run_finished(
         &mfma_header("out[threadIdx.x] = wave_sum(in[threadIdx.x]);"),
-        launch_lanes(Dialect::Hip, 64, &[("in", 64, "index"), ("out", 64, "zero")]),
+        launch_lanes(
+            Dialect::Hip,
+            64,
+            &[("in", 64, "index"), ("out", 64, "zero")],
+        ),
     );
     assert_eq!(floats(&t, "out"), vec![Some(2016.0); 64]);
     assert!(has(
@@ -159,7 +166,10 @@ fn aliases_of_unmodelled_types_are_errors_of_the_functions_naming_them() {
     assert!(e.contains("8:33"), "{e}");
     assert!(e.contains("unknown type `bf16x8`"), "{e}");
     assert!(e.contains("alias-declaration at line 3"), "{e}");
-    assert!(e.contains("`ext_vector_type` makes a clang vector type"), "{e}");
+    assert!(
+        e.contains("`ext_vector_type` makes a clang vector type"),
+        "{e}"
+    );
     let e = refused(REFUSED_ALIASES, hip(None, Some("k_rsrc")));
     assert!(e.contains("unknown type `rsrc_t`"), "{e}");
     assert!(e.contains("`__amdgpu_buffer_rsrc_t`"), "{e}");

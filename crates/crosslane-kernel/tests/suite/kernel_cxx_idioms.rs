@@ -137,7 +137,8 @@ __global__ void k2(float* o) { o[0] = 1.0f; }";
     );
     assert!(t
         .all_diagnostics()
-        .any(|d| d.message.contains("alias `charx8` is not declared") && d.message.contains("N 1 to 4")));
+        .any(|d| d.message.contains("alias `charx8` is not declared")
+            && d.message.contains("N 1 to 4")));
 }
 
 #[test]
