@@ -127,6 +127,19 @@ pub(super) fn gnu_aligned<'t>(inner: &'t [&'t Tok]) -> Vec<&'t [&'t Tok]> {
 /// Refuses the attributes whose dropping would change what the kernel computes, or that the
 /// vendors' compilers refuse (see the module's text), at their line:column.
 ///
+/// Why the vector attribute `word` (`ext_vector_type`, `vector_size`, …) is refused: what is
+/// modelled, and what to write instead (clang, "Vectors and Extended Vectors").
+pub(super) fn vector_refusal(word: &str) -> String {
+    format!(
+        "`{word}` makes a clang vector type, modelled here only as \
+         `typedef E NAME __attribute__((ext_vector_type(N)));` (or `using NAME = …`) with E \
+         `float`, `double`, `int` or `unsigned` and N 1 to 4 (an alias of `float4`, …) or 8 or \
+         16, or E `_Float16`, `short` or `unsigned short` and N 2, 4, 8 or 16; this one is not \
+         (dropping it would run the vector as one scalar): write such a typedef, HIP's vector \
+         types or an array"
+    )
+}
+
 /// # Errors
 /// The first such attribute, with what to write instead.
 pub(super) fn refuse_value_attributes(tokens: &[Token]) -> Result<(), KernelError> {
@@ -144,15 +157,7 @@ pub(super) fn refuse_value_attributes(tokens: &[Token]) -> Result<(), KernelErro
                 return Err(KernelError::new(
                     t.line,
                     t.col,
-                    format!(
-                        "`{}` makes a clang vector type, modelled here only as \
-                         `typedef E NAME __attribute__((ext_vector_type(N)));` with E `float`, \
-                         `double`, `int` or `unsigned` and N 1 to 4 (an alias of `float4`, …) \
-                         or 8 or 16, or E `_Float16`, `short` or `unsigned short` and N 2, 4, 8 \
-                         or 16; this one is not (dropping it would run the vector as one scalar): \
-                         write such a typedef, HIP's vector types or an array",
-                        word(k).unwrap_or_default()
-                    ),
+                    vector_refusal(word(k).unwrap_or_default()),
                 ));
             }
             Some("alignas" | "__align__" | "aligned" | "__aligned__") if punct(k + 1, "(") => {

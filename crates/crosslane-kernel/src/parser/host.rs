@@ -548,6 +548,7 @@ impl Parser<'_> {
         // it takes; a loop with no launch and an assignment statement change the variables.
         match ident(k) {
             Some("if") => {
+                self.host_condition_calls(st, k);
                 if let Some(next) = self.host_if(st, k, close) {
                     return next;
                 }

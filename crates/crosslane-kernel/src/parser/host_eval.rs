@@ -847,10 +847,6 @@ impl Parser<'_> {
         Some(run.cells.vec_member(h, m, &vals))
     }
 
-    /// `if (c) … [else …]` at `k`: when `c` is a constant here, only the branch it takes is read
-    /// (the other is skipped, with a note when a launch is in the statement). When it is not,
-    /// both branches are read as before and the variables they assign become unknown after
-    /// the statement. Returns where reading goes on, or `None` to read the head as before.
     /// An `if` condition `from..to` that is a call of one of the source's host functions,
     /// `f(args)` or `!f(args)` (`if (!warp_softmax_kernel<T>(n, ws, kernel)) return false;`):
     /// the call read as a statement is ([`Parser::host_call_from`]: what it sets through
@@ -878,6 +874,38 @@ impl Parser<'_> {
         Some(if not { i128::from(v == 0) } else { v })
     }
 
+    /// The runtime calls in the condition of the `if` at `k`, read as the statements they
+    /// are: `if (hipMemcpy(d, h, n, kind) != hipSuccess) exit(1);` (an error-checking macro
+    /// such as `#define check(x) if (x != hipSuccess) exit(EXIT_FAILURE)` expanded) copies
+    /// before the branch is chosen (C++17 [stmt.if]/1: the condition is evaluated, its call
+    /// included, whichever branch then runs). Each call is read once, in order; the
+    /// condition's tokens bound the walk.
+    pub(super) fn host_condition_calls(&mut self, st: &mut HostState, k: usize) {
+        let toks = self.toks;
+        if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
+            return;
+        }
+        let Some(c) = self.closing(k + 1) else {
+            return;
+        };
+        let mut i = k + 2;
+        while i < c {
+            let call = matches!(&toks[i].tok, Tok::Ident(n) if super::host_text::READ_CALLS.contains(&n.as_str()))
+                && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")));
+            match self.closing(i + 1).filter(|&e| call && e < c) {
+                Some(e) => {
+                    self.host_statement(st, i, e + 1);
+                    i = e + 1;
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    /// `if (c) … [else …]` at `k`: when `c` is a constant here, only the branch it takes is read
+    /// (the other is skipped, with a note when a launch is in the statement). When it is not,
+    /// both branches are read as before and the variables they assign become unknown after
+    /// the statement. Returns where reading goes on, or `None` to read the head as before.
     pub(super) fn host_if(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
         let toks = self.toks;
         if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {

@@ -268,6 +268,10 @@ impl Parser<'_> {
             if arg && !matches!(prev, Some(Tok::Punct("&"))) && self.const_param_arg(k, j) {
                 continue;
             }
+            // `run(sizes[i])` with `void run(int bs)`: a copy of one element, a read.
+            if arg && !matches!(prev, Some(Tok::Punct("&"))) && self.by_value_element_arg(k, j) {
+                continue;
+            }
             // An alias of a device pointer (`host_ptr`): the allocation it points into.
             let alias = Self::place_value(st, n).map(|v| v.alloc);
             let n = alias.as_ref().unwrap_or(n);
@@ -802,6 +806,43 @@ impl Parser<'_> {
     /// declaration is found, one takes it otherwise (`T*`, `T* const`, `const T**`), or a body
     /// casts a pointer's const away (`const_cast`, a C-style `(T*)` cast).
     pub(super) fn const_param_arg(&self, k: usize, j: usize) -> bool {
+        self.every_param_decl(k, j, |seg, body| {
+            const_pointee(seg) && !body.is_some_and(casts_const_away)
+        })
+    }
+
+    /// Whether the argument whose first token is `j` (in the statement starting at `k`) is a
+    /// subscript `n[…]` standing alone (`run(sizes[i])`) given to a function of the source that
+    /// every one of its declarations takes there by value (`void run(int bs)`: no `*`, `&` or
+    /// `&&` in the parameter's declaration): the parameter is a copy of the element (C++17
+    /// [expr.call]/4, [dcl.init]/17), so the call cannot write `n`'s cells and `n` keeps
+    /// what it held.
+    pub(super) fn by_value_element_arg(&self, k: usize, j: usize) -> bool {
+        let toks = self.toks;
+        let whole = matches!(toks.get(j + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
+            && self
+                .closing(j + 1)
+                .and_then(|c| toks.get(c + 1))
+                .is_some_and(|t| matches!(t.tok, Tok::Punct(")" | ",")));
+        whole
+            && self.every_param_decl(k, j, |seg, _| {
+                !seg.is_empty()
+                    && !seg
+                        .iter()
+                        .any(|t| matches!(t.tok, Tok::Punct("*" | "&" | "&&" | "[")))
+            })
+    }
+
+    /// Whether every declaration the source gives the callee of the argument whose first token
+    /// is `j` (in the statement starting at `k`) satisfies `ok` at that argument's parameter
+    /// (its declaration's tokens without a default argument, and the function's body when it
+    /// has one). `false` where no declaration is found or more than [`MAX_DECLS`] are.
+    fn every_param_decl(
+        &self,
+        k: usize,
+        j: usize,
+        ok: impl Fn(&[crate::lexer::Token], Option<&[crate::lexer::Token]>) -> bool,
+    ) -> bool {
         let toks = self.toks;
         // The `(` of the call whose argument this is, and the argument's position.
         let (mut depth, mut index, mut open) = (0usize, 0usize, None);
@@ -867,13 +908,8 @@ impl Parser<'_> {
             let b = (a..b)
                 .find(|&q| matches!(toks[q].tok, Tok::Punct("=")))
                 .unwrap_or(b);
-            if !const_pointee(&toks[a..b]) {
+            if !ok(&toks[a..b], body.map(|(o, c)| &toks[o..c])) {
                 return false;
-            }
-            if let Some((o, c)) = body {
-                if casts_const_away(&toks[o..c]) {
-                    return false;
-                }
             }
         }
         found > 0

@@ -208,9 +208,10 @@ impl Parser<'_> {
             return Ok(true);
         }
         if self.is_word("using") || self.is_word("typedef") {
-            let (name, ty) = self.alias()?;
-            if !name.is_empty() {
-                program.aliases.push((name, ty));
+            if let Some((name, ty)) = self.file_scope_alias()? {
+                if !name.is_empty() {
+                    program.aliases.push((name, ty));
+                }
             }
             return Ok(true);
         }
@@ -275,6 +276,7 @@ impl Parser<'_> {
         let (name, ty) = if using {
             let name = self.ident()?;
             self.expect_punct("=")?;
+            self.refuse_unmodelled_vector()?;
             // `using AccessType = AlignedArray<float, VPT>;`: an alias of a struct or a class
             // template's specialization names that struct ([dcl.typedef]/2), in a function
             // body too (vectorized loads declare one there).
@@ -303,6 +305,7 @@ impl Parser<'_> {
                 }
                 self.pos = from;
             }
+            self.refuse_unmodelled_vector()?;
             let ty = self.base_type()?;
             let name = self.ident()?;
             (name, ty)

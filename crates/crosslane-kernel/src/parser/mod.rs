@@ -187,6 +187,7 @@ mod phase6;
 mod ptr_alias;
 mod range_for;
 mod ref_cast;
+mod refused_alias;
 mod refused_kernel;
 mod rocprim_blocks;
 mod rocprim_lib;
@@ -719,6 +720,9 @@ struct Parser<'a> {
     /// Kernels whose bodies were refused in a file of several kernels: (kernel, line, column,
     /// message), each an error of the runs that reach it ([`refused_kernel`]).
     refused_bodies: Vec<(String, u32, u32, String)>,
+    /// File-scope aliases not declared because their type is refused: name, and the reason a
+    /// use of the name gives ([`refused_alias`]).
+    refused_aliases: std::collections::HashMap<String, String>,
     host_calls_read: u32,
     /// Whether the warning that host calls past the budget are not read was given.
     host_call_budget_said: bool,
@@ -1043,6 +1047,7 @@ impl<'a> Parser<'a> {
             call_written: Vec::new(),
             deferred_main: None,
             refused_bodies: Vec::new(),
+            refused_aliases: std::collections::HashMap::new(),
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
             host_call_budget_said: false,

@@ -35,10 +35,12 @@ impl Parser<'_> {
     /// The body of kernel `name` (its `{` at token `open`) raised `e`: in a file of several
     /// kernels, skips the body and records `e` for the runs that reach the kernel, giving an
     /// empty body; else `e`. `kept` is the parser's scopes, diagnostics and depth before the
-    /// body, restored. A device function (`kernel` false) whose inline `asm` is refused
-    /// (AMDMIGraphX's `dpp_reduce(float&, sum)` overload in GCN assembly beside its template)
-    /// is refused so in any file: the runs that call it stop with `e` when they compile the
-    /// call (`compile.rs`'s `inline_call`); any other error of a function is `e`.
+    /// body, restored. A device function (`kernel` false) whose body is refused (inline GCN
+    /// `asm`, AMDMIGraphX's `dpp_reduce(float&, sum)` overload beside its template; an MFMA
+    /// builtin in a header's wrapper no kernel calls) is refused so in any file: the runs that
+    /// call it stop with `e` when they compile the call (`compile.rs`'s `inline_call`), and
+    /// the others run (C++17 [basic.def.odr]/4: a function is needed only where it is
+    /// odr-used).
     ///
     /// # Errors
     /// `e` itself when it is a budget or the file has one kernel.
@@ -50,10 +52,7 @@ impl Parser<'_> {
         e: KernelError,
         kernel: bool,
     ) -> PResult<Stmt> {
-        if e.message.contains("--max-")
-            || (kernel && !self.several_kernels())
-            || (!kernel && !e.message.starts_with("inline `asm`"))
-        {
+        if e.message.contains("--max-") || (kernel && !self.several_kernels()) {
             return Err(e);
         }
         let Some(close) = self.closing(open) else {

@@ -561,6 +561,12 @@ impl Parser<'_> {
     }
 
     pub(super) fn unknown_type(&mut self, name: &str, at: Span) -> Ty {
+        // An alias whose declaration was refused ([`super::refused_alias`]): that refusal.
+        if let Some(why) = self.refused_aliases.get(name) {
+            let m = format!("unknown type `{name}`: {why}");
+            self.diag(at, Level::Error, m, "");
+            return Ty::Val(ValTy::scalar(Scalar::I32));
+        }
         if self.suggestions >= MAX_SUGGESTIONS {
             self.diag(at, Level::Error, format!("unknown type `{name}`"), "");
             return Ty::Val(ValTy::scalar(Scalar::I32));

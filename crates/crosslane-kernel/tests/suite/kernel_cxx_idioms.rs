@@ -6,6 +6,7 @@
 
 use crate::support::{block, floats, ints, launch, refused, run_finished};
 use crosslane_core::op::Dialect;
+use crosslane_kernel::LaunchConfig;
 
 #[test]
 fn a_static_constant_of_an_instance_made_inside_another_is_reused_later() {
@@ -119,11 +120,25 @@ __global__ void k(float* o, int* p) {
 
 #[test]
 fn an_extended_vector_of_an_element_not_modelled_is_refused_naming_what_is() {
+    // A kernel naming the alias is refused before it runs; one that does not runs, the alias's
+    // refusal a warning (`parser/refused_alias.rs`).
     let src = "\
 typedef char charx8 __attribute__((ext_vector_type(8)));
-__global__ void k(float* o) { o[0] = 1.0f; }";
+__global__ void k(float* o) { charx8 v; o[0] = 1.0f; }
+__global__ void k2(float* o) { o[0] = 1.0f; }";
     let e = refused(src, launch(Dialect::Hip, 1, &[]));
     assert!(e.contains("N 1 to 4"), "{e}");
+    let t = run_finished(
+        src,
+        LaunchConfig {
+            entry: Some("k2".into()),
+            ..launch(Dialect::Hip, 1, &[])
+        },
+    );
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.message.contains("alias `charx8` is not declared")
+            && d.message.contains("N 1 to 4")));
 }
 
 #[test]

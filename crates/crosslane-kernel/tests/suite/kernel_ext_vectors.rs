@@ -196,7 +196,7 @@ fn fields_that_do_not_fit_are_refused() {
         "{:?}",
         t.outcome
     );
-    let src = "typedef float f5 __attribute__((ext_vector_type(5)));\n__global__ void k(float *o) { o[0] = 1.0f; }\n";
+    let src = "typedef float f5 __attribute__((ext_vector_type(5)));\n__global__ void k(float *o) { f5 v; o[0] = 1.0f; }\n";
     let e = run_kernel(src, cfg()).expect_err("refused").to_string();
     assert!(e.contains("ext_vector_type"), "{e}");
 }

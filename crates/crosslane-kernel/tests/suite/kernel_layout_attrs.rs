@@ -59,12 +59,16 @@ __global__ void k(int* out) { out[0] = sizeof(V<float, 4>); }";
 __global__ void k(int* out) { out[0] = sizeof(S); }";
     let e = run(odd, 1).unwrap_err();
     assert!(e.starts_with("1:8:") && e.contains("power of two"), "{e}");
-    // Five elements are not modelled (1 to 4, 8 and 16 are: `float4`, `float8_`, `floatx16`).
+    // Five elements are not modelled (1 to 4, 8 and 16 are: `float4`, `float8_`, `floatx16`):
+    // the kernel naming the alias is refused at that use, the alias's refusal its reason
+    // (`parser/refused_alias.rs`).
     let vector = "typedef float floatx5_ __attribute__((ext_vector_type(5)));
-__global__ void k(int* out) { out[0] = 1; }";
+__global__ void k(int* out) { floatx5_ v; out[0] = 1; }";
     let e = run(vector, 1).unwrap_err();
     assert!(
-        e.starts_with("1:39:") && e.contains("clang vector type"),
+        e.starts_with("2:31:")
+            && e.contains("alias-declaration at line 1")
+            && e.contains("clang vector type"),
         "{e}"
     );
 }

@@ -7,6 +7,7 @@ mod cells;
 #[path = "../../../crosslane-core/tests/suite/common.rs"]
 mod common;
 mod kernel_aligned_storage;
+mod kernel_amd6_r6;
 mod kernel_amd_shapes;
 mod kernel_amd_shapes2;
 mod kernel_amd_shapes3;
