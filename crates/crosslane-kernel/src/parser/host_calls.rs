@@ -57,6 +57,11 @@ struct ArgInfo {
     /// An argument array (`void* params[4]`, `host_launch_api`) passed by name: each set
     /// element's variable (its token range in the caller) and what the caller knew of it.
     elems: Option<Vec<Option<ArrayElem>>>,
+    /// A struct passed by value or by reference whose members host code set (`c.a = true;`):
+    /// each member's path below the variable (`a`, `dim.x`) and its value, bound under the
+    /// parameter's name in the callee (C++17 [dcl.init]/17.6.1: the parameter is
+    /// copy-initialized from the argument, member by member).
+    members: Vec<(String, HostVal)>,
 }
 
 /// One set element of an argument array passed to a call: its variable's token range in the
@@ -518,7 +523,11 @@ impl Parser<'_> {
         // A call that binds nothing reads as the function's own definition did.
         let binds = !site.targs.is_empty()
             || site.args.iter().any(|a| {
-                a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
+                a.value.is_some()
+                    || a.malloc.is_some()
+                    || a.copy.is_some()
+                    || a.fill.is_some()
+                    || !a.members.is_empty()
             });
         if !known
             && site.name == "getWarpSize"
@@ -798,8 +807,22 @@ impl Parser<'_> {
                 .filter(|_| !st.unknown.contains_key(n)),
             write: st.writes.get(n).cloned(),
             prior: st.prior.get(n).cloned().unwrap_or_default(),
+            members: Self::member_values(st, n),
             ..ArgInfo::default()
         }
+    }
+
+    /// The members of host variable `n` that host code set (`n.a = 1;`, kept as `n.a` in
+    /// the state's constants), each by its path below `n`, in name order.
+    fn member_values(st: &HostState, n: &str) -> Vec<(String, HostVal)> {
+        let prefix = format!("{n}.");
+        let mut out: Vec<(String, HostVal)> = st
+            .env
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix(&prefix)?.to_string(), *v)))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 
     /// An argument array passed to parameter `p` (`run(params)` with `void run(void**
@@ -898,6 +921,13 @@ impl Parser<'_> {
                     bound.push(format!("`{p}` = {t}"));
                 }
                 inner.env.insert(p.clone(), v);
+            }
+            // A struct's members host code set: the parameter's members hold them.
+            for (m, v) in &arg.members {
+                if let Some(t) = v.text() {
+                    bound.push(format!("`{p}.{m}` = {t}"));
+                }
+                inner.env.insert(format!("{p}.{m}"), *v);
             }
             // A pointer or host array passed on: what the caller knew of it.
             if let Some(m) = &arg.malloc {

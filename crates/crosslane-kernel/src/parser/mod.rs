@@ -117,6 +117,7 @@ mod host;
 mod host_bind;
 mod host_calloc;
 mod host_calls;
+mod host_class_const;
 mod host_cells;
 mod host_copy;
 pub(crate) mod host_d2d;
