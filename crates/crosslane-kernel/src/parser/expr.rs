@@ -365,7 +365,11 @@ impl Parser<'_> {
                 // API, 内存空间限定符).
                 (self.is_type_word(w)
                     || matches!(w.as_str(), "const" | "volatile" | "__gm__" | "__ubuf__"))
-                    && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
+                    // `(float(x) - m)`: a functional cast opening a parenthesized expression
+                    // ([expr.type.conv]); `(void (*)(int))f` a cast to a function pointer type,
+                    // whose declarator opens with `(*` ([dcl.fct]).
+                    && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())
+                        || !matches!(self.peek(3), Tok::Punct("*" | "&" | "^" | ")")))
                     // `(mask_t{1} << l)`: a functional cast in parentheses ([expr.type.conv]),
                     // no cast-expression (a type-id has no `{`).
                     && !matches!(self.peek(2), Tok::Punct("{"))

@@ -215,7 +215,11 @@ impl Parser<'_> {
         }
         let e = match self.host_sizeofs(st, from, to) {
             Some(slice) => self.sub_expr_of(slice),
-            None => self.sub_expr(from, to),
+            // `reinterpret_cast<uintptr_t>(d) % 16` of a CUDA allocation (`host_align`).
+            None => match self.host_align_mods(st, from, to) {
+                Some(slice) => self.sub_expr_of(slice),
+                None => self.sub_expr(from, to),
+            },
         };
         let Some(e) = e else {
             // `C::VPT`, `Consts<E, 16>::VPT`: a class's member (`host_class_const`).
@@ -239,9 +243,11 @@ impl Parser<'_> {
         open: usize,
         close: usize,
     ) {
+        self.readings = self.readings.wrapping_add(1);
         let mut st = HostState {
             name: name.to_string(),
             params,
+            reading: self.readings,
             ..HostState::default()
         };
         for (n, e) in &self.consts {
@@ -1383,7 +1389,10 @@ impl Parser<'_> {
             self.launch_arg_types.push((self.launches.len(), types));
         }
         let id = u32::try_from(self.launches.len()).unwrap_or(u32::MAX);
-        let undecided = self.undecided.iter().any(|&(a, b)| a <= at && at < b);
+        let undecided = self
+            .undecided
+            .iter()
+            .any(|&(a, b, r)| a <= at && at < b && r.is_none_or(|r| r == st.reading));
         Self::record_launch_writes(st, &kernel, span.line, id, &out);
         self.launches.push(HostLaunch {
             kernel,

@@ -899,10 +899,12 @@ impl Parser<'_> {
             self.main_calls.called.insert(site.name.clone());
         }
         // The callee's state: file-scope constants, then each parameter bound.
+        self.readings = self.readings.wrapping_add(1);
         let mut inner = HostState {
             name: site.name.clone(),
             params: f.params.clone(),
             bound_call: true,
+            reading: self.readings,
             ..HostState::default()
         };
         for (n, e) in &self.consts {
@@ -1228,7 +1230,7 @@ impl Parser<'_> {
                 if w == "switch" {
                     if let Some(end) = self.stmt_extent(k, close) {
                         if launches_in(&toks[k..end]) {
-                            self.undecided.push((k, end));
+                            self.undecided.push((k, end, None));
                         }
                     }
                 }

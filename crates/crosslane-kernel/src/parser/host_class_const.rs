@@ -25,6 +25,13 @@ impl Parser<'_> {
         from: usize,
         to: usize,
     ) -> bool {
+        // `using acc_t = opmath_t<scalar_t>;` of an alias template or a class's member type
+        // (`typename OpMath<T>::type`): the value type the device parser reads there.
+        if let Some(v) = self.host_value_type_at(st, from, to) {
+            let old = self.aliases.insert(n.to_string(), v);
+            st.local_aliases.push((n.to_string(), old));
+            return true;
+        }
         let starts_class = matches!(
             self.toks.get(from).map(|t| &t.tok),
             Some(Tok::Ident(w)) if self.class_templates.contains_key(w)
@@ -42,6 +49,40 @@ impl Parser<'_> {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// The value type spelled by `from..to` as the device parser reads a type (a class
+    /// template's member type, `typename OpMath<T>::type`, which an alias template such as
+    /// `opmath_t<T>` expands to), with the host's constants bound; `None` unless it names one
+    /// of the source's class templates and reads to its end as a value type.
+    fn host_value_type_at(
+        &mut self,
+        st: &HostState,
+        from: usize,
+        to: usize,
+    ) -> Option<crate::types::ValTy> {
+        let toks = self.toks;
+        let names_template = (from..to.min(toks.len())).any(|i| {
+            matches!(&toks[i].tok, Tok::Ident(w) if self.class_templates.contains_key(w))
+        });
+        if !names_template {
+            return None;
+        }
+        let bound = self.bind_host_idents(st, from, to);
+        let save = (self.pos, self.gt_owed, self.diags.len(), self.pre.len());
+        self.pos = from;
+        self.gt_owed = None;
+        let ty = self.base_type();
+        let end = self.pos;
+        self.pos = save.0;
+        self.gt_owed = save.1;
+        self.diags.truncate(save.2);
+        self.pre.truncate(save.3);
+        self.unbind_host_idents(bound);
+        match ty {
+            Ok(crate::types::Ty::Val(v)) if end == to => Some(v),
+            _ => None,
         }
     }
 

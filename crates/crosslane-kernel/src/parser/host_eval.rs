@@ -897,7 +897,7 @@ impl Parser<'_> {
             Self::taint(st, end, names, reason);
             if launches {
                 // Only one branch runs on the device: no sequence runs these launches.
-                self.undecided.push((k, end));
+                self.undecided.push((k, end, Some(st.reading)));
             }
             return None;
         };
