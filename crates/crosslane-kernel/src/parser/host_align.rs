@@ -81,11 +81,9 @@ impl Parser<'_> {
                 Tok::Punct("(" | "[") => depth += 1,
                 Tok::Punct(")" | "]") if depth == 0 => break,
                 Tok::Punct(")" | "]") => depth -= 1,
-                Tok::Punct("==" | "!=" | "&&" | "||" | "?" | ":" | "," | ";" | "<" | ">" | "<=" | ">=")
-                    if depth == 0 =>
-                {
-                    break
-                }
+                Tok::Punct(
+                    "==" | "!=" | "&&" | "||" | "?" | ":" | "," | ";" | "<" | ">" | "<=" | ">=",
+                ) if depth == 0 => break,
                 _ => {}
             }
             end += 1;

@@ -62,6 +62,10 @@ struct ArgInfo {
     /// parameter's name in the callee (C++17 [dcl.init]/17.6.1: the parameter is
     /// copy-initialized from the argument, member by member).
     members: Vec<(String, HostVal)>,
+    /// Which allocation of the caller's device pointer it is ([`HostState::alloc_ids`]): the
+    /// parameter names that allocation in the callee, so that launches of two calls on two
+    /// allocations are not taken for launches on one buffer (`sequence.rs`).
+    alloc_id: Option<u32>,
 }
 
 /// One set element of an argument array passed to a call: its variable's token range in the
@@ -808,6 +812,7 @@ impl Parser<'_> {
             write: st.writes.get(n).cloned(),
             prior: st.prior.get(n).cloned().unwrap_or_default(),
             members: Self::member_values(st, n),
+            alloc_id: st.alloc_ids.get(n).copied(),
             ..ArgInfo::default()
         }
     }
@@ -934,6 +939,9 @@ impl Parser<'_> {
             // A pointer or host array passed on: what the caller knew of it.
             if let Some(m) = &arg.malloc {
                 inner.mallocs.insert(p.clone(), m.clone());
+                if let Some(id) = arg.alloc_id {
+                    inner.alloc_ids.insert(p.clone(), id);
+                }
                 if let Some(e) = arg.elem {
                     inner.elem_bytes.insert(p.clone(), e);
                 }

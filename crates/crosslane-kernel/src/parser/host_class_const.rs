@@ -63,9 +63,8 @@ impl Parser<'_> {
         to: usize,
     ) -> Option<crate::types::ValTy> {
         let toks = self.toks;
-        let names_template = (from..to.min(toks.len())).any(|i| {
-            matches!(&toks[i].tok, Tok::Ident(w) if self.class_templates.contains_key(w))
-        });
+        let names_template = (from..to.min(toks.len()))
+            .any(|i| matches!(&toks[i].tok, Tok::Ident(w) if self.class_templates.contains_key(w)));
         if !names_template {
             return None;
         }

@@ -974,8 +974,5 @@ fn int_cast_before(toks: &[Token], gt: usize) -> bool {
             Tok::Punct("::") => true,
             _ => false,
         });
-    words_ok
-        && lt > 0
-        && matches!(&toks[lt - 1].tok, Tok::Ident(c) if c == "reinterpret_cast")
+    words_ok && lt > 0 && matches!(&toks[lt - 1].tok, Tok::Ident(c) if c == "reinterpret_cast")
 }
-

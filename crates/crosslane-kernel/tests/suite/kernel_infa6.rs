@@ -7,7 +7,8 @@
 //! pointer parameter of the launcher template around the launch. Expected values are worked
 //! out in each test's comment.
 
-use crate::support::{floats, ints, no_errors, run_default};
+use crate::support::{floats, ints, no_errors, run_default, run_finished};
+use crosslane_kernel::LaunchConfig;
 
 /// llama.cpp's `topk_moe_config` shape: `cfg` is set member by member in `main` (C++17
 /// [expr.ass]) and passed by value to `launch_route<true>`, whose parameter is copy-initialized
@@ -196,5 +197,232 @@ int main() {
     let idx = ints(&t, "idx");
     for i in 0..32 {
         assert_eq!(idx[i], Some(2 * i as i128 + 8), "idx[{i}]");
+    }
+}
+
+/// CTranslate2's `Y[index] = T((float(X[index]) - s_mean) * s_variance …)`: `(float(x) - m)` is
+/// a parenthesized expression whose first operand is a functional cast ([expr.type.conv]),
+/// not a C-style cast to `float` (a type-id's declarator after `float` would open with `(*`,
+/// [dcl.fct]). `y[t] = (2t − 4)·0.5 + t = 2t − 2`. Before: "expected `)`, found `(`".
+#[test]
+fn a_functional_cast_may_open_a_parenthesized_expression() {
+    let src = r#"
+template <typename T>
+__global__ void centre(const T* x, T* y, float m, float s) {
+    int t = threadIdx.x;
+    y[t] = T((float(x[t]) - m) * s + float(t));
+}
+int main() {
+    float h[32];
+    for (int i = 0; i < 32; ++i) h[i] = 2.0f * i;
+    float *x, *y;
+    cudaMalloc(&x, sizeof(h));
+    cudaMalloc(&y, sizeof(h));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
+    centre<float><<<1, 32>>>(x, y, 4.0f, 0.5f);
+    return 0;
+}
+"#;
+    let t = run_default(src);
+    no_errors(&t);
+    let y = floats(&t, "y");
+    for i in 0..32 {
+        assert_eq!(y[i], Some(2.0 * i as f64 - 2.0), "y[{i}]");
+    }
+}
+
+/// sglang's `Pack16B pack = {ldg_cg(reinterpret_cast<const uint4*>(x + offset))};` read back
+/// through `pack.u16[i]`: a braced list initializes a union's first member ([dcl.init.aggr]/16),
+/// here a byte view of the member that holds the union (`h[8]`), whose halves are then read.
+/// Each lane loads the halves 0..7 and sums `i·(i + 1)`: 0 + 2 + 6 + 12 + 20 + 30 + 42 + 56 =
+/// 168. Before: "a braced initializer sets a union's first member `v`, which is read from the
+/// bytes of another member here".
+#[test]
+fn a_braced_list_initializes_a_unions_first_member_through_its_bytes() {
+    let src = r#"
+#include <cuda_fp16.h>
+union Pack8 {
+    uint4 v;
+    __half h[8];
+};
+__global__ void widen(const __half* x, float* y) {
+    int t = threadIdx.x;
+    Pack8 p = {*reinterpret_cast<const uint4*>(x + 8 * t)};
+    float s = 0.0f;
+    for (int i = 0; i < 8; ++i) s += __half2float(p.h[i]) * (float)(i + 1);
+    y[t] = s;
+}
+int main() {
+    __half h[256];
+    for (int i = 0; i < 256; ++i) h[i] = __float2half((float)(i % 8));
+    __half* x;
+    float* y;
+    cudaMalloc(&x, sizeof(h));
+    cudaMalloc(&y, 32 * sizeof(float));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
+    widen<<<1, 32>>>(x, y);
+    return 0;
+}
+"#;
+    let t = run_default(src);
+    no_errors(&t);
+    let y = floats(&t, "y");
+    for i in 0..32 {
+        assert_eq!(y[i], Some(168.0), "y[{i}]");
+    }
+}
+
+/// sglang's launcher: `using accum_t = acc_t<scalar_t>;` in host code, `acc_t` an alias
+/// template of a class template's member type (`typename Acc<__half>::type` = `float`), then
+/// `const accum_t scale = static_cast<accum_t>(0.75);` ([dcl.typedef]/2, [temp.alias]/2). The
+/// kernel's `scale` is 0.75: `y[t] = 0.75·t` (exact in half). Before: "`accum_t` is unknown",
+/// `scale` undefined.
+#[test]
+fn a_host_alias_of_a_class_templates_member_type_is_a_type() {
+    let src = r#"
+#include <cuda_fp16.h>
+template <typename T> struct Acc { using type = T; };
+template <> struct Acc<__half> { using type = float; };
+template <typename T> using acc_t = typename Acc<T>::type;
+template <typename T>
+__global__ void scale_sum(const T* x, T* y, const acc_t<T> scale) {
+    int t = threadIdx.x;
+    acc_t<T> a = (acc_t<T>)__half2float(x[t]) * scale;
+    y[t] = __float2half(a);
+}
+int main() {
+    __half h[32];
+    for (int i = 0; i < 32; ++i) h[i] = __float2half((float)i);
+    __half *x, *y;
+    cudaMalloc(&x, sizeof(h));
+    cudaMalloc(&y, sizeof(h));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
+    using scalar_t = __half;
+    using accum_t = acc_t<scalar_t>;
+    const accum_t scale = static_cast<accum_t>(0.75);
+    scale_sum<scalar_t><<<1, 32>>>(x, y, scale);
+    return 0;
+}
+"#;
+    let t = run_default(src);
+    no_errors(&t);
+    let y = floats(&t, "y");
+    for i in 0..32 {
+        assert_eq!(y[i], Some(0.75 * i as f64), "y[{i}]");
+    }
+}
+
+/// mistral.rs's launcher checks `reinterpret_cast<uintptr_t>(p) % 16 == 0` before choosing the
+/// vectorized kernel. A `cudaMalloc`ed address is aligned to at least 256 bytes (CUDA C++
+/// Programming Guide, "Device Memory Accesses"), so both checks hold (`alignof(float4)` is 16)
+/// and `vec4` runs: `y[t] = 4t`; and converting the pointer to an integer reads its address
+/// only ([expr.reinterpret.cast]/4), so `x` keeps the copied values. Before: the condition had
+/// no value and `x`, `y` were "may write it (not read here)", undefined.
+#[test]
+fn cuda_allocations_are_aligned_and_an_integer_cast_writes_nothing() {
+    let src = r#"
+#include <cstdint>
+__global__ void vec4(const float* x, float* y) { int t = threadIdx.x; y[t] = x[t] * 4.0f; }
+__global__ void scalar(const float* x, float* y) { int t = threadIdx.x; y[t] = x[t] * -1.0f; }
+static int launch(const float* x, float* y) {
+    const bool aligned = reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
+                         reinterpret_cast<uintptr_t>(y) % alignof(float4) == 0;
+    if (aligned) {
+        vec4<<<1, 32>>>(x, y);
+    } else {
+        scalar<<<1, 32>>>(x, y);
+    }
+    return 0;
+}
+int main() {
+    float h[32];
+    for (int i = 0; i < 32; ++i) h[i] = i;
+    float *x, *y;
+    cudaMalloc(&x, sizeof(h));
+    cudaMalloc(&y, sizeof(h));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
+    return launch(x, y);
+}
+"#;
+    let t = run_default(src);
+    no_errors(&t);
+    assert_eq!(t.launch.entry, "vec4");
+    let y = floats(&t, "y");
+    for i in 0..32 {
+        assert_eq!(y[i], Some(4.0 * i as f64), "y[{i}]");
+    }
+}
+
+/// A helper read first at its definition (where `n > 16` has no value, so its `if` is
+/// undecided) and again at its call `run(x, mid, y, 32)`, where `n = 32` takes the branch: the
+/// call's launches run in order, so `second` finds what `first` left (`mid[t] = t + 1`) and
+/// writes `y[t] = 3(t + 1)`. Before: `first` was left out as undecided ("did not run here"),
+/// `mid` undefined.
+#[test]
+fn a_branch_a_call_decides_runs_in_order_though_the_definition_left_it_undecided() {
+    let src = r#"
+#include <cstdint>
+__global__ void first(const float* x, float* mid) { int t = threadIdx.x; mid[t] = x[t] + 1.0f; }
+__global__ void second(const float* mid, float* y) { int t = threadIdx.x; y[t] = mid[t] * 3.0f; }
+static void run(const float* x, float* mid, float* y, int n) {
+    if (n > 16) {
+        first<<<1, 32>>>(x, mid);
+    }
+    second<<<1, 32>>>(mid, y);
+}
+int main() {
+    float h[32];
+    for (int i = 0; i < 32; ++i) h[i] = i;
+    float *x, *mid, *y;
+    cudaMalloc(&x, sizeof(h));
+    cudaMalloc(&mid, sizeof(h));
+    cudaMalloc(&y, sizeof(h));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
+    run(x, mid, y, 32);
+    return 0;
+}
+"#;
+    let t = run_finished(
+        src,
+        LaunchConfig {
+            entry: Some("second".into()),
+            ..LaunchConfig::default()
+        },
+    );
+    no_errors(&t);
+    let y = floats(&t, "y");
+    for i in 0..32 {
+        assert_eq!(y[i], Some(3.0 * (i as f64 + 1.0)), "y[{i}]");
+    }
+}
+
+/// A launcher helper called twice on two allocations (`a`, then `b`): inside it both are its
+/// parameter `dst`, but they are two allocations (C++17 [expr.call]/4: the parameter holds
+/// each call's pointer), so the second launch is no later write of the first's buffer. The
+/// traced first launch keeps its own result, `dst[t] = 2t`. Before: the second call's `-t`
+/// was shown as the first launch's buffer.
+#[test]
+fn two_calls_of_a_launcher_on_two_allocations_keep_two_buffers() {
+    let src = r#"
+__global__ void put(const float* x, float* dst, float v) { int t = threadIdx.x; dst[t] = x[t] * v; }
+static void launch_put(const float* x, float* dst, float v) { put<<<1, 32>>>(x, dst, v); }
+int main() {
+    float h[32];
+    for (int i = 0; i < 32; ++i) h[i] = i;
+    float *x, *a, *b;
+    cudaMalloc(&x, sizeof(h));
+    cudaMalloc(&a, sizeof(h));
+    cudaMalloc(&b, sizeof(h));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
+    launch_put(x, a, 2.0f);
+    launch_put(x, b, -1.0f);
+    return 0;
+}
+"#;
+    let t = run_default(src);
+    no_errors(&t);
+    let dst = floats(&t, "dst");
+    for i in 0..32 {
+        assert_eq!(dst[i], Some(2.0 * i as f64), "dst[{i}]");
     }
 }
