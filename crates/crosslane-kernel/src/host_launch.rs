@@ -661,7 +661,22 @@ pub fn null_pointer(
 /// [conv.ptr]/1). A host variable is not followed: one set to `nullptr` is usually given memory
 /// (`cudaMalloc(&d, …)`) before the launch.
 fn is_null_constant(a: &super::ast::HostArg) -> bool {
-    is_null_text(&a.text)
+    is_null_text(&a.text) || holds_null(a)
+}
+
+/// Whether the argument is a pointer variable or parameter host code gave the null pointer
+/// (`const bool* f = nullptr; k<<<…>>>(f)`, or a helper's `finished` its caller passed
+/// `nullptr`, vLLM's `topkGatingSoftmaxLauncherHelper(…, nullptr, …)`): its value read here is
+/// 0, the null pointer value (C++17 [conv.ptr]/1), and it names no allocation, copy or write.
+fn holds_null(a: &super::ast::HostArg) -> bool {
+    a.scalar.as_deref() == Some("0")
+        && a.device.is_empty()
+        && a.malloc_bytes.is_none()
+        && a.malloc_from.is_empty()
+        && a.fill.is_none()
+        && a.fill_unread.is_none()
+        && a.write_unread.is_none()
+        && a.memset.is_none()
 }
 
 /// [`is_null_constant`] on an argument's text.

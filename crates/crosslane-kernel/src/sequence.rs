@@ -1046,6 +1046,9 @@ impl Executor {
                         let refilled = !a.device.is_empty()
                             && m.id > cur.0
                             && b.device == a.device
+                            && (a.alloc_id.is_none()
+                                || b.alloc_id.is_none()
+                                || a.alloc_id == b.alloc_id)
                             && b.offset == a.offset
                             && b.prior_ids.is_empty();
                         (b.prior_ids.last() == Some(&cur)

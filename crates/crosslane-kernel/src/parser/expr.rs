@@ -371,11 +371,13 @@ impl Parser<'_> {
                 // API, 内存空间限定符).
                 (self.is_type_word(w)
                     || matches!(w.as_str(), "const" | "volatile" | "__gm__" | "__ubuf__"))
-                    // `(int(tid) + 1)`: a functional cast ([expr.type.conv]) starting a
-                    // parenthesized expression; `(int (*)(float))f` is a cast.
+                    // `(int(tid) + 1)`, `(float(x) - m)`: a functional cast
+                    // ([expr.type.conv]) opening a parenthesized expression; `(int (*)(float))f`
+                    // and `(void (&)(int))f` are casts to a function pointer or reference type,
+                    // whose declarator opens with `(*`, `(&` or `(&&` ([dcl.fct]).
                     && !matches!(self.peek(2), Tok::Punct("(")
                         if !TYPE_WORDS.contains(&w.as_str())
-                            || !matches!(self.peek(3), Tok::Punct("*" | "&" | "&&")))
+                            || !matches!(self.peek(3), Tok::Punct("*" | "&" | "&&" | "^")))
                     // `(mask_t{1} << l)`: a functional cast in parentheses ([expr.type.conv]),
                     // no cast-expression (a type-id has no `{`).
                     && !matches!(self.peek(2), Tok::Punct("{"))

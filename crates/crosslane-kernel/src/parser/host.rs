@@ -214,14 +214,23 @@ impl Parser<'_> {
             return Some(v);
         }
         let e = match self.host_sizeofs(st, from, to) {
-            Some(slice) => self.sub_expr_of(slice)?,
-            None => self.sub_expr(from, to)?,
+            Some(slice) => self.sub_expr_of(slice),
+            // `reinterpret_cast<uintptr_t>(d) % 16` of a CUDA allocation (`host_align`).
+            None => match self.host_align_mods(st, from, to) {
+                Some(slice) => self.sub_expr_of(slice),
+                None => self.sub_expr(from, to),
+            },
+        };
+        let Some(e) = e else {
+            // `C::VPT`, `Consts<E, 16>::VPT`: a class's member (`host_class_const`).
+            return self.host_class_value(st, from, to);
         };
         // `h[2] + 1`, `*p`: a host array's cells as host code set them (`host_cells`).
         if let Some((e, env)) = self.bind_host_cells(st, &e) {
             return self.host_fold(&e, &env);
         }
         self.host_fold(&e, &st.env)
+            .or_else(|| self.host_class_value(st, from, to))
     }
 
     /// Reads the host function body between the braces at `open` and `close` for launches,
@@ -234,9 +243,11 @@ impl Parser<'_> {
         open: usize,
         close: usize,
     ) {
+        self.readings = self.readings.wrapping_add(1);
         let mut st = HostState {
             name: name.to_string(),
             params,
+            reading: self.readings,
             ..HostState::default()
         };
         for (n, e) in &self.consts {
@@ -371,6 +382,11 @@ impl Parser<'_> {
             if let Some(v) = self.host_type(from, to) {
                 let old = self.aliases.insert(n.clone(), v);
                 st.local_aliases.push((n, old));
+                return to + 1;
+            }
+            // `using C = Consts<E, 16>;` of a class template's specialization
+            // (`host_class_const`).
+            if self.host_class_alias(st, &n, from, to) {
                 return to + 1;
             }
             // `using R = rec;` of one of the source's structs.
@@ -1374,7 +1390,10 @@ impl Parser<'_> {
             self.launch_arg_types.push((self.launches.len(), types));
         }
         let id = u32::try_from(self.launches.len()).unwrap_or(u32::MAX);
-        let undecided = self.undecided.iter().any(|&(a, b)| a <= at && at < b);
+        let undecided = self
+            .undecided
+            .iter()
+            .any(|&(a, b, r)| a <= at && at < b && r.is_none_or(|r| r == st.reading));
         Self::record_launch_writes(st, &kernel, span.line, id, &out);
         self.launches.push(HostLaunch {
             kernel,

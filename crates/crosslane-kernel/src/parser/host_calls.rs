@@ -57,6 +57,15 @@ struct ArgInfo {
     /// An argument array (`void* params[4]`, `host_launch_api`) passed by name: each set
     /// element's variable (its token range in the caller) and what the caller knew of it.
     elems: Option<Vec<Option<ArrayElem>>>,
+    /// A struct passed by value or by reference whose members host code set (`c.a = true;`):
+    /// each member's path below the variable (`a`, `dim.x`) and its value, bound under the
+    /// parameter's name in the callee (C++17 [dcl.init]/17.6.1: the parameter is
+    /// copy-initialized from the argument, member by member).
+    members: Vec<(String, HostVal)>,
+    /// Which allocation of the caller's device pointer it is ([`HostState::alloc_ids`]): the
+    /// parameter names that allocation in the callee, so that launches of two calls on two
+    /// allocations are not taken for launches on one buffer (`sequence.rs`).
+    alloc_id: Option<u32>,
 }
 
 /// One set element of an argument array passed to a call: its variable's token range in the
@@ -536,7 +545,11 @@ impl Parser<'_> {
         // ([`super::host_globals`]: `initHistogram64()` allocating a file-scope pointer).
         let binds = !site.targs.is_empty()
             || site.args.iter().any(|a| {
-                a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
+                a.value.is_some()
+                    || a.malloc.is_some()
+                    || a.copy.is_some()
+                    || a.fill.is_some()
+                    || !a.members.is_empty()
             })
             || (known && self.names_file_scope_var(&site.name));
         if !known
@@ -819,8 +832,23 @@ impl Parser<'_> {
                 .filter(|_| !st.unknown.contains_key(n)),
             write: st.writes.get(n).cloned(),
             prior: st.prior.get(n).cloned().unwrap_or_default(),
+            members: Self::member_values(st, n),
+            alloc_id: st.alloc_ids.get(n).copied(),
             ..ArgInfo::default()
         }
+    }
+
+    /// The members of host variable `n` that host code set (`n.a = 1;`, kept as `n.a` in
+    /// the state's constants), each by its path below `n`, in name order.
+    fn member_values(st: &HostState, n: &str) -> Vec<(String, HostVal)> {
+        let prefix = format!("{n}.");
+        let mut out: Vec<(String, HostVal)> = st
+            .env
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix(&prefix)?.to_string(), *v)))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
     }
 
     /// An argument array passed to parameter `p` (`run(params)` with `void run(void**
@@ -897,10 +925,12 @@ impl Parser<'_> {
             self.main_calls.called.insert(site.name.clone());
         }
         // The callee's state: file-scope constants, then each parameter bound.
+        self.readings = self.readings.wrapping_add(1);
         let mut inner = HostState {
             name: site.name.clone(),
             params: f.params.clone(),
             bound_call: true,
+            reading: self.readings,
             ..HostState::default()
         };
         for (n, e) in &self.consts {
@@ -920,9 +950,19 @@ impl Parser<'_> {
                 }
                 inner.env.insert(p.clone(), v);
             }
+            // A struct's members host code set: the parameter's members hold them.
+            for (m, v) in &arg.members {
+                if let Some(t) = v.text() {
+                    bound.push(format!("`{p}.{m}` = {t}"));
+                }
+                inner.env.insert(format!("{p}.{m}"), *v);
+            }
             // A pointer or host array passed on: what the caller knew of it.
             if let Some(m) = &arg.malloc {
                 inner.mallocs.insert(p.clone(), m.clone());
+                if let Some(id) = arg.alloc_id {
+                    inner.alloc_ids.insert(p.clone(), id);
+                }
                 if let Some(e) = arg.elem {
                     inner.elem_bytes.insert(p.clone(), e);
                 }
@@ -1240,7 +1280,7 @@ impl Parser<'_> {
                 if w == "switch" {
                     if let Some(end) = self.stmt_extent(k, close) {
                         if launches_in(&toks[k..end]) {
-                            self.undecided.push((k, end));
+                            self.undecided.push((k, end, None));
                         }
                     }
                 }

@@ -163,7 +163,7 @@ impl Parser<'_> {
         if self.host_vector_decl(st, k, end) {
             return;
         }
-        let parts = split_commas(self.toks, k, end);
+        let parts = self.split_commas_tmpl(k, end);
         let Some(&(a0, b0)) = parts.first() else {
             return;
         };

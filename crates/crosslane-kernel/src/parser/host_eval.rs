@@ -956,7 +956,7 @@ impl Parser<'_> {
             st.undecided_ifs.push((k, end));
             if launches {
                 // Only one branch runs on the device: no sequence runs these launches.
-                self.undecided.push((k, end));
+                self.undecided.push((k, end, Some(st.reading)));
             }
             return None;
         };

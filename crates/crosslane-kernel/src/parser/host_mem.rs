@@ -23,7 +23,7 @@
 use super::host::{source_text, DevWrite, HostState, READ_CALLS};
 use super::Parser;
 use crate::ast::HostArg;
-use crate::lexer::Tok;
+use crate::lexer::{Tok, Token};
 
 /// Most bytes a partial memset is spelled out for as a byte list (a memset of the whole
 /// buffer is one value however large).
@@ -255,13 +255,19 @@ impl Parser<'_> {
                         if matches!(c.as_str(), "reinterpret_cast" | "static_cast" | "const_cast"))
                 })
                 && copy_source_only(toks, k, end);
+            // `reinterpret_cast<uintptr_t>(d) % 16`: the pointer converted to an integer, its
+            // address read and nothing through it ([expr.reinterpret.cast]/4), mistral.rs's
+            // alignment checks before a launch.
+            let int_cast = matches!(prev, Some(Tok::Punct("(")))
+                && matches!(prev2, Some(Tok::Punct(">")))
+                && int_cast_before(toks, j - 2);
             // `std::vector<T> expected(output.size())`, `f(v.size())`: `size()` reads the
             // length only ([container.requirements.general], a const member), so `v` is not
             // passed on.
             let size_only = matches!(next, Some(Tok::Punct(".")))
                 && matches!(next2, Some(Tok::Ident(m)) if m == "size")
                 && matches!(toks.get(j + 3).map(|t| &t.tok), Some(Tok::Punct("(")));
-            if !(arg || member) || cast || size_only || except.contains(n) {
+            if !(arg || member) || cast || int_cast || size_only || except.contains(n) {
                 continue;
             }
             // `is_aligned(d)` with `bool is_aligned(const void* p)`: a read (`const_param_arg`).
@@ -968,4 +974,41 @@ fn casts_const_away(body: &[crate::lexer::Token]) -> bool {
         }
         _ => false,
     })
+}
+
+/// Whether the `>` at `gt` closes `reinterpret_cast<T>` (or `static_cast`, `(T)`'s named form)
+/// with `T` an integer type (`uintptr_t`, `size_t`, `unsigned long long`, …): a cast of a
+/// pointer to an integer reads its address only.
+fn int_cast_before(toks: &[Token], gt: usize) -> bool {
+    const INT_WORDS: &[&str] = &[
+        "uintptr_t",
+        "intptr_t",
+        "size_t",
+        "ptrdiff_t",
+        "uint64_t",
+        "int64_t",
+        "uint32_t",
+        "int32_t",
+        "unsigned",
+        "signed",
+        "long",
+        "int",
+        "short",
+        "std",
+        "::",
+    ];
+    // The words of `T`, back to the `<` (a few tokens at most).
+    let Some(lt) = (gt.saturating_sub(6)..gt)
+        .rev()
+        .find(|&i| matches!(toks[i].tok, Tok::Punct("<")))
+    else {
+        return false;
+    };
+    let words_ok = lt + 1 < gt
+        && toks[lt + 1..gt].iter().all(|t| match &t.tok {
+            Tok::Ident(w) => INT_WORDS.contains(&w.as_str()),
+            Tok::Punct("::") => true,
+            _ => false,
+        });
+    words_ok && lt > 0 && matches!(&toks[lt - 1].tok, Tok::Ident(c) if c == "reinterpret_cast")
 }

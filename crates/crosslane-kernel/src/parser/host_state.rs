@@ -55,6 +55,11 @@ pub(super) struct HostState {
     /// memory host code writes in a way not read, so a launch given it has undefined cells,
     /// said; at the definition (a launcher no call binds) it keeps the kernel's own default.
     pub(super) bound_call: bool,
+    /// Which reading of host code this state is (each function body read, at its definition
+    /// or at a call, gets its own number): an `if` left undecided in one reading leaves the
+    /// launches under it undecided in that reading only (`Parser::undecided`), so a call
+    /// that binds the condition's operands decides them.
+    pub(super) reading: u32,
     /// Block-scope type aliases the function declares (`using T = int;`, `typedef float
     /// T;`), each with the alias of that name it hides, put back when the function is read.
     pub(super) local_aliases: Vec<(String, Option<crate::types::ValTy>)>,

@@ -368,10 +368,64 @@ impl Parser<'_> {
         if b > a + 1 && !matches!(self.toks[a + 1].tok, Tok::Punct("+" | "-")) {
             return None;
         }
+        if let Some(v) = self.declared_pointee(a) {
+            return Some(TArg::Type(v));
+        }
         if let Some(&s) = self.host_scalars.get(n) {
             return Some(TArg::Type(ValTy::scalar(s)));
         }
         self.host_struct_of.get(n).cloned().map(TArg::Struct)
+    }
+
+    /// The pointee of the pointer named at `at` as its nearest declaration before it spells it
+    /// (`IndType* topk_indices` in the parameter list of the host function template read now,
+    /// `const float* x;`), the type words read with the aliases bound now (a host function
+    /// template's type parameters, bound at its call: vLLM's `moeTopK<TPB><<<…>>>(…,
+    /// topk_indices, …)` deduces `IndType` from it, C++17 [temp.deduct.call]/4.2). `None` for a
+    /// pointee that is no value type, or no such declaration.
+    fn declared_pointee(&self, at: usize) -> Option<ValTy> {
+        let toks = self.toks;
+        let Tok::Ident(n) = &toks[at].tok else {
+            return None;
+        };
+        let low = at.saturating_sub(MAX_DECL_LOOKBACK);
+        // The declarator `* [qualifiers] n` followed by `,`, `)`, `;` or `=`.
+        let star = (low..at).rev().find_map(|i| {
+            let named = matches!(&toks[i].tok, Tok::Ident(w) if w == n)
+                && matches!(
+                    toks.get(i + 1).map(|t| &t.tok),
+                    Some(Tok::Punct("," | ")" | ";" | "="))
+                );
+            if !named {
+                return None;
+            }
+            let mut j = i.checked_sub(1)?;
+            while matches!(&toks[j].tok, Tok::Ident(q) if q == "__restrict__" || q == "__restrict" || q == "const")
+            {
+                j = j.checked_sub(1)?;
+            }
+            matches!(toks[j].tok, Tok::Punct("*")).then_some(j)
+        })?;
+        // The type words before the `*`, back to the list's or statement's start.
+        let start = (low..star)
+            .rev()
+            .find(|&i| matches!(toks[i].tok, Tok::Punct("(" | "," | ";" | "{" | "}")))
+            .map_or(low, |i| i + 1);
+        if start >= star {
+            return None;
+        }
+        let mut slice: Vec<Token> = toks[start..star].to_vec();
+        slice.push(Token {
+            tok: Tok::Eof,
+            ..toks[star].clone()
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        let ty = sub.base_type().ok();
+        match (ty, sub.peek(0)) {
+            (Some(crate::types::Ty::Val(v)), Tok::Eof) => Some(v),
+            _ => None,
+        }
     }
 
     /// The type of host value argument `a..b`: a literal's ([lex.icon]/[lex.fcon]), a

@@ -115,10 +115,12 @@ mod helper_math;
 mod hip_launch_parm;
 mod hip_sync;
 mod host;
+mod host_align;
 mod host_bind;
 mod host_calloc;
 mod host_calls;
 mod host_cells;
+mod host_class_const;
 mod host_copy;
 pub(crate) mod host_d2d;
 mod host_decl;
@@ -704,7 +706,9 @@ struct Parser<'a> {
     unroll_depth: u32,
     /// Token ranges of `if` statements whose condition host code cannot evaluate and that
     /// hold a launch: their launches are `HostLaunch::undecided`.
-    undecided: Vec<(usize, usize)>,
+    undecided: Vec<(usize, usize, Option<u32>)>,
+    /// The number the next reading of a host function body gets (`HostState::reading`).
+    readings: u32,
     /// Host calls being read, nested, and read in all ([`host_calls`]).
     host_call_depth: u32,
     /// gtest type lists and typed suites → their first value type ([`host_items`]).
@@ -1042,6 +1046,7 @@ impl<'a> Parser<'a> {
             unrolled: 0,
             unroll_depth: 0,
             undecided: Vec::new(),
+            readings: 0,
             host_call_depth: 0,
             pending_calls: Vec::new(),
             call_written: Vec::new(),

@@ -112,6 +112,7 @@ mod kernel_host_struct_bind;
 mod kernel_host_types;
 mod kernel_host_unknown_branch;
 mod kernel_host_wrappers;
+mod kernel_infa6;
 mod kernel_inference;
 mod kernel_inference_round2;
 mod kernel_inference_round3;

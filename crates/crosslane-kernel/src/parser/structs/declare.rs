@@ -228,6 +228,9 @@ impl Parser<'_> {
         if many && array.is_none() && self.local_struct_pointer(s, name, init.as_ref())? {
             return Ok(Vec::new());
         }
+        if !many && array.is_none() && self.union_brace_init(s, name, span, init.as_ref())? {
+            return Ok(Vec::new());
+        }
         let leaves = self.leaves(s, span)?;
         let is_many = many || array.is_some();
         let values: Option<Leaves> = match (&init, is_many) {
@@ -431,6 +434,47 @@ impl Parser<'_> {
             }
         }
         Ok(decls)
+    }
+
+    /// `U v = {x};` / `U v{x};` of a union held by a member other than its first
+    /// ([`super::punning`]): the braced list initializes the first member ([dcl.init.aggr]/16),
+    /// so `v` is declared without a value and `v.first = x` written through the first member's
+    /// byte view, both as statements before the one being read (sglang's `Pack16B pack =
+    /// {ldg_cg(reinterpret_cast<const uint4*>(p))};` read back through `pack.u16[i]`). Whether
+    /// the declaration was read so.
+    fn union_brace_init(
+        &mut self,
+        s: &str,
+        name: &str,
+        span: Span,
+        init: Option<&Expr>,
+    ) -> PResult<bool> {
+        let Some(first) = self.structs.get(s).and_then(|d| d.union_first.clone()) else {
+            return Ok(false);
+        };
+        let value = match init.map(|e| &e.kind) {
+            Some(ExprKind::Call(n, items)) if n == "@brace" && items.len() == 1 => items[0].clone(),
+            _ => return Ok(false),
+        };
+        let decls = self.struct_declarator(s, name, span, false, None, None)?;
+        self.pre.push(Stmt {
+            kind: StmtKind::Decl(Storage::default(), decls),
+            span,
+            end: span,
+        });
+        let sp = self.syn_span(span);
+        let var = Expr::new(ExprKind::Ident(name.to_string()), sp);
+        let member = Expr::new(ExprKind::Member(Box::new(var), first.clone()), sp);
+        let Some(place) = self.pun_place(&member)? else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("`{s}`'s first member `{first}` is not a view of its bytes here"),
+            ));
+        };
+        let write = self.pun_write(&place, None, value, span)?;
+        self.push_pre_expr(write);
+        Ok(true)
     }
 
     /// A declaration whose type is struct `s` (after the type): each declarator's leaves.
