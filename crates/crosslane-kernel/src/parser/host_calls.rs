@@ -1048,7 +1048,8 @@ impl Parser<'_> {
                     // A filled array the callee only read (`compute_expected(a_host, b_host,
                     // out)`, its parameters `const std::vector<int>&`): the body was read, its
                     // cells are as they were, so the call is no unknown write of it.
-                    let unchanged = self.const_param(&f, p)
+                    let unchanged = (self.const_param(&f, p)
+                        || super::host_mem::copy_source_param(self.toks, f.open, f.close, p))
                         && st.fills.get(&arg.name).map(|f| &f.0)
                             == inner.fills.get(p).map(|f| &f.0)
                         && st.fills.contains_key(&arg.name)
