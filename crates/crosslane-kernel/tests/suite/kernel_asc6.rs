@@ -15,8 +15,14 @@
 //!   arrays keep their values after the first call, so the second call's launches read them.
 //!   Before: the second call's device buffers were undefined ("how `ptr` is filled cannot be
 //!   read here").
+//! - A struct of device pointers allocated by a helper given its address (`alloc(&device)`
+//!   with `cudaMalloc((void**)&d->x, …)`) and passed to a launcher helper (`run(device)` of
+//!   `void run(const Buffers& d)`, CANN's histogram sample): the launcher's `d.x` is the
+//!   caller's `device.x` ([expr.call]/4), so the launch reads the caller's allocations and
+//!   copies. Before: the launcher was read alone and its buffers took the index fill silently
+//!   (a copied input of 100, 101, … ran as 0, 1, …).
 
-use crate::support::{floats, has, ints, run_finished};
+use crate::support::{floats, has, ints, ints_at_launch, run_finished};
 use crosslane_core::op::Dialect;
 use crosslane_core::Level;
 use crosslane_kernel::{run_kernel, LaunchConfig, Outcome};
@@ -154,4 +160,43 @@ fn a_helper_that_only_copies_its_array_parameters_leaves_them_for_the_next_call(
         let want: Vec<Option<f64>> = (0..5).map(|i| Some(val[i] * k + ptr[i])).collect();
         assert_eq!(floats(&t, "out"), want, "launch {launch}");
     }
+}
+
+/// CANN's histogram sample's shape: a struct of device pointers allocated in one helper given
+/// its address, copied into by `main`, and launched on by another helper given the struct.
+const STRUCT_HELPERS: &str = "\
+struct Buffers { float* in = nullptr; float* out = nullptr; };
+__global__ void twice(float* out, const float* in) {
+  out[threadIdx.x] = in[threadIdx.x] * 2.0f + __shfl_xor_sync(0xffffffff, in[threadIdx.x], 1);
+}
+void allocate(Buffers* d) {
+  cudaMalloc((void**)&d->in, 32 * sizeof(float));
+  cudaMalloc((void**)&d->out, 32 * sizeof(float));
+}
+void compute(const Buffers& d) {
+  twice<<<1, 32>>>(d.out, d.in);
+}
+int main() {
+  float h[32];
+  for (int i = 0; i < 32; i++) h[i] = 100 + i;
+  Buffers device;
+  allocate(&device);
+  cudaMemcpy(device.in, h, 32 * sizeof(float), cudaMemcpyHostToDevice);
+  compute(device);
+  return 0;
+}";
+
+#[test]
+fn a_struct_of_device_pointers_passes_through_host_helpers() {
+    let t = run_finished(STRUCT_HELPERS, LaunchConfig::default());
+    // in[i] = 100 + i; out[i] = 2·in[i] + in[i ^ 1].
+    let want: Vec<Option<f64>> = (0..32)
+        .map(|i: i32| Some(f64::from(2 * (100 + i) + 100 + (i ^ 1))))
+        .collect();
+    assert_eq!(floats(&t, "out"), want);
+    // `out` is fresh memory: undefined at the launch, never the index fill.
+    assert_eq!(ints_at_launch(&t, "out"), vec![None; 32]);
+    // `in` holds the copy of `h`, not the index fill (the kernel leaves it as it was).
+    let copied: Vec<Option<f64>> = (0..32).map(|i| Some(f64::from(100 + i))).collect();
+    assert_eq!(floats(&t, "in"), copied);
 }
