@@ -499,7 +499,7 @@ impl Parser<'_> {
                 arg = Self::named_arg_info(st, n);
                 arg.value = value;
                 arg.members = Self::member_arg_infos(st, n);
-                arg.struct_var = Some(n.clone());
+                arg.struct_var = (!arg.members.is_empty()).then(|| n.clone());
                 arg.elems = st.arg_arrays.get(n).map(|slots| {
                     slots
                         .iter()
@@ -516,6 +516,20 @@ impl Parser<'_> {
                 });
             }
             args.push(arg);
+        }
+        // `&n` is a struct whose members the callee allocates only where the callee uses its
+        // parameter there as a pointer to a struct (`d->x`).
+        if let Some(f) = self.host_fns.get(&name) {
+            for (arg, p) in args.iter_mut().zip(&f.params) {
+                if arg.struct_var.is_some() && arg.members.is_empty() {
+                    let arrow = toks[f.open..f.close.min(toks.len())].windows(2).any(|w| {
+                        matches!((&w[0].tok, &w[1].tok), (Tok::Ident(x), Tok::Punct("->")) if x == p)
+                    });
+                    if !arrow {
+                        arg.struct_var = None;
+                    }
+                }
+            }
         }
         let site = CallSite {
             name,
