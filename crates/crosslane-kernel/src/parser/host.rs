@@ -980,8 +980,10 @@ impl Parser<'_> {
                     self.host_pitch(st, name, k);
                     return end + 1;
                 }
+                // `aclrtMemset(devPtr, maxCount, value, count)` (CANN AscendCL): the same fill,
+                // its value and count the third and fourth arguments.
                 "cudaMemset" | "hipMemset" | "cudaMemsetAsync" | "hipMemsetAsync" | "mcMemset"
-                | "mcMemsetAsync"
+                | "mcMemsetAsync" | "aclrtMemset" | "aclrtMemsetAsync"
                     if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
                 {
                     self.host_memset(st, k);

@@ -66,6 +66,14 @@ struct ArgInfo {
     /// parameter names that allocation in the callee, so that launches of two calls on two
     /// allocations are not taken for launches on one buffer (`sequence.rs`).
     alloc_id: Option<u32>,
+    /// A struct passed by name (`run(device)` of `void run(const Buffers& d)`) whose pointer
+    /// members host code allocated (`cudaMalloc(&device.x, …)`): each member's path (`x`) and
+    /// what the caller knew of `device.x`, bound to the parameter's member (`d.x`).
+    ptr_members: Vec<(String, ArgInfo)>,
+    /// The struct variable an argument `n` or `&n` names (`alloc(&device)` of `void
+    /// alloc(Buffers* d)` allocating `d->x`): the callee's allocations into its parameter's
+    /// members are the caller's `n.x` after the call.
+    struct_var: Option<String>,
 }
 
 /// One set element of an argument array passed to a call: its variable's token range in the
@@ -498,10 +506,25 @@ impl Parser<'_> {
                 }
                 other => super::host::member_call(other, "data"),
             };
+            // `&n`: the address of a variable, a struct whose members the callee may allocate.
+            let addressed = match &toks[a..b] {
+                [amp, Token {
+                    tok: Tok::Ident(n), ..
+                }] if matches!(amp.tok, Tok::Punct("&")) && !st.env.contains_key(n) => {
+                    Some(n.clone())
+                }
+                _ => None,
+            };
+            if let Some(n) = &addressed {
+                arg.ptr_members = Self::member_arg_infos(st, n);
+                arg.struct_var = Some(n.clone());
+            }
             if let Some(n) = &whole {
                 let value = arg.value.take();
                 arg = Self::named_arg_info(st, n);
                 arg.value = value;
+                arg.ptr_members = Self::member_arg_infos(st, n);
+                arg.struct_var = (!arg.ptr_members.is_empty()).then(|| n.clone());
                 arg.elems = st.arg_arrays.get(n).map(|slots| {
                     slots
                         .iter()
@@ -518,6 +541,20 @@ impl Parser<'_> {
                 });
             }
             args.push(arg);
+        }
+        // `&n` is a struct whose members the callee allocates only where the callee uses its
+        // parameter there as a pointer to a struct (`d->x`).
+        if let Some(f) = self.host_fns.get(&name) {
+            for (arg, p) in args.iter_mut().zip(&f.params) {
+                if arg.struct_var.is_some() && arg.ptr_members.is_empty() {
+                    let arrow = toks[f.open..f.close.min(toks.len())].windows(2).any(|w| {
+                        matches!((&w[0].tok, &w[1].tok), (Tok::Ident(x), Tok::Punct("->")) if x == p)
+                    });
+                    if !arrow {
+                        arg.struct_var = None;
+                    }
+                }
+            }
         }
         let site = CallSite {
             name,
@@ -550,6 +587,8 @@ impl Parser<'_> {
                     || a.copy.is_some()
                     || a.fill.is_some()
                     || !a.members.is_empty()
+                    || !a.ptr_members.is_empty()
+                    || a.struct_var.is_some()
             })
             || (known && self.names_file_scope_var(&site.name));
         if !known
@@ -813,6 +852,24 @@ impl Parser<'_> {
     /// What the caller knows of the variable `n` it passes by name: its allocation, the host
     /// array copied into it, its fill and length, its last device write and the launches
     /// given it since.
+    /// What the caller knows of each pointer member of the struct variable `n` (`n.x` allocated
+    /// or written by host code), by member path, sorted. Bounded by the state's own maps.
+    fn member_arg_infos(st: &HostState, n: &str) -> Vec<(String, ArgInfo)> {
+        let dotted = format!("{n}.");
+        let mut paths: Vec<&str> = st
+            .mallocs
+            .keys()
+            .chain(st.writes.keys())
+            .filter_map(|k| k.strip_prefix(&dotted))
+            .collect();
+        paths.sort_unstable();
+        paths.dedup();
+        paths
+            .into_iter()
+            .map(|m| (m.to_string(), Self::named_arg_info(st, &format!("{n}.{m}"))))
+            .collect()
+    }
+
     fn named_arg_info(st: &HostState, n: &str) -> ArgInfo {
         ArgInfo {
             name: n.to_string(),
@@ -1007,6 +1064,35 @@ impl Parser<'_> {
                     inner.prior.insert(p.clone(), arg.prior.clone());
                 }
             }
+            // A struct's pointer members: the parameter's members name the same allocations
+            // ([expr.call]/4: the parameter is initialized from, or refers to, the argument).
+            for (m, info) in &arg.ptr_members {
+                let pm = format!("{p}.{m}");
+                if let Some(mal) = &info.malloc {
+                    inner.mallocs.insert(pm.clone(), mal.clone());
+                    if let Some(e) = info.elem {
+                        inner.elem_bytes.insert(pm.clone(), e);
+                    }
+                }
+                if let Some((h, fill)) = &info.copy {
+                    inner.copies.insert(pm.clone(), h.clone());
+                    if let Some(fill) = fill {
+                        inner.fills.insert(h.clone(), fill.clone());
+                    }
+                }
+                if let Some(fill) = &info.fill {
+                    inner.fills.insert(pm.clone(), fill.clone());
+                }
+                if let Some(w) = &info.write {
+                    inner.writes.insert(pm.clone(), w.clone());
+                    if !info.prior.is_empty() {
+                        inner.prior.insert(pm.clone(), info.prior.clone());
+                    }
+                }
+            }
+            if !arg.ptr_members.is_empty() {
+                bound.push(format!("`{p}` = `{}`", arg.name));
+            }
         }
         // Template parameters: a type names an alias while the body is read, a value a
         // constant.
@@ -1126,7 +1212,8 @@ impl Parser<'_> {
                     // A filled array the callee only read (`compute_expected(a_host, b_host,
                     // out)`, its parameters `const std::vector<int>&`): the body was read, its
                     // cells are as they were, so the call is no unknown write of it.
-                    let unchanged = self.const_param(&f, p)
+                    let unchanged = (self.const_param(&f, p)
+                        || super::host_mem::copy_source_param(self.toks, f.open, f.close, p))
                         && st.fills.get(&arg.name).map(|f| &f.0)
                             == inner.fills.get(p).map(|f| &f.0)
                         && st.fills.contains_key(&arg.name)
@@ -1159,6 +1246,51 @@ impl Parser<'_> {
                     st.writes.insert(n.clone(), w.clone());
                 }
                 self.call_written.push(n.clone());
+            }
+            // A struct's pointer members the callee allocated (`cudaMalloc(&d->x, …)` through
+            // `alloc(&device)`, or `d.x` of a reference parameter): the caller's `device.x`
+            // holds that allocation after the call ([expr.call]/4, [expr.ref]/2).
+            for (p, arg) in f.params.iter().zip(&site.args) {
+                let Some(n) = &arg.struct_var else { continue };
+                let dotted = format!("{p}.");
+                for (key, mal) in &inner.mallocs {
+                    let Some(m) = key.strip_prefix(&dotted) else {
+                        continue;
+                    };
+                    let to = format!("{n}.{m}");
+                    st.mallocs.insert(to.clone(), mal.clone());
+                    if let Some(e) = inner.elem_bytes.get(key) {
+                        st.elem_bytes.insert(to.clone(), *e);
+                    }
+                    if let Some(id) = inner.alloc_ids.get(key) {
+                        st.alloc_ids.insert(to.clone(), *id);
+                    }
+                    if let Some(w) = inner.writes.get(key) {
+                        st.writes.insert(to.clone(), w.clone());
+                    }
+                    st.ptrs.remove(&to);
+                    st.copies.remove(&to);
+                    st.fills.remove(&to);
+                    self.call_written.push(to);
+                }
+            }
+            // A struct's pointer members: what the callee's launches left in them, under the
+            // caller's member names.
+            for (p, arg) in f.params.iter().zip(&site.args) {
+                for (m, info) in &arg.ptr_members {
+                    if info.malloc.is_none() && info.write.is_none() {
+                        continue;
+                    }
+                    let pm = format!("{p}.{m}");
+                    match inner.prior.get(&pm) {
+                        Some(pr) => st.prior.insert(info.name.clone(), pr.clone()),
+                        None => st.prior.remove(&info.name),
+                    };
+                    if let Some(w) = inner.writes.get(&pm) {
+                        st.writes.insert(info.name.clone(), w.clone());
+                    }
+                    self.call_written.push(info.name.clone());
+                }
             }
             for (p, arg) in f.params.iter().zip(&site.args) {
                 if arg.name.is_empty() || (arg.malloc.is_none() && arg.write.is_none()) {

@@ -149,8 +149,18 @@ impl Parser<'_> {
                 )
             })
         });
+        // An alias of a host-only library template named unqualified after `using namespace
+        // std;` (`typedef vector<vector<float>> matrix;`, HeCBench's jaccard): the name is
+        // `std::vector` ([namespace.udir]/2), so the alias is host code as a qualified one is.
+        let std_alias = self.std_using
+            && head.windows(2).any(|w| {
+                matches!(
+                    (&w[0].tok, &w[1].tok),
+                    (Tok::Ident(n), Tok::Punct("<")) if HOST_LIBRARY_TYPES.contains(&n.as_str())
+                )
+            });
         if word("enum")
-            || ((word("using") || word("typedef")) && !qualified)
+            || ((word("using") || word("typedef")) && !qualified && !std_alias)
             || (class && !member_fns && !qualified && !host_members)
         {
             return Err(e);

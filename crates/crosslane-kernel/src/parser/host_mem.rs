@@ -46,11 +46,19 @@ const NO_WRITE: &[&str] = &[
 
 impl Parser<'_> {
     /// `cudaMemset(d, v, bytes)` / `hipMemset` / their `Async` forms at `k`: records the
-    /// fill the bytes give (see the module doc).
+    /// fill the bytes give (see the module doc). CANN AscendCL's `aclrtMemset(d, maxCount, v,
+    /// bytes)` (also `aclrtMemsetAsync(…, stream)`) sets the same bytes: its value and count are
+    /// the third and fourth arguments (AscendCL API reference, aclrtMemset).
     pub(super) fn host_memset(&mut self, st: &mut HostState, k: usize) {
         let toks = self.toks;
         let Some(c) = self.closing(k + 1) else { return };
-        let parts = super::host::split_commas(toks, k + 2, c);
+        let mut parts = super::host::split_commas(toks, k + 2, c);
+        if matches!(&toks[k].tok, Tok::Ident(n) if n.starts_with("aclrtMemset")) {
+            if parts.len() < 4 {
+                return;
+            }
+            parts = vec![parts[0], parts[2], parts[3]];
+        }
         let (Some(&(a, b)), Some(&(va, vb)), Some(&(na, nb))) =
             (parts.first(), parts.get(1), parts.get(2))
         else {
@@ -785,16 +793,34 @@ fn copy_source_only(toks: &[crate::lexer::Token], k: usize, end: usize) -> bool 
     let last = (end + VIEW_USES).min(toks.len());
     (end..last)
         .filter(|&i| matches!(&toks[i].tok, Tok::Ident(n) if n == p))
-        .all(|i| {
-            // `COPY(dst, …, p, …)`: a `,` before `p`, the call's name before its `(` within
-            // the statement, and `p` not its first argument.
-            let start = (i.saturating_sub(32)..i)
-                .rev()
-                .find(|&q| matches!(toks[q].tok, Tok::Punct(";" | "{" | "}")))
-                .map_or(i.saturating_sub(32), |q| q + 1);
-            matches!(toks[i - 1].tok, Tok::Punct(","))
-                && matches!(&toks[start].tok, Tok::Ident(c) if COPY_CALLS.contains(&c.as_str()))
-        })
+        .all(|i| copy_source_use(toks, i))
+}
+
+/// Whether the name at `i` is a copy call's source: `COPY(dst, …, p, …)`, a `,` before `p`,
+/// the call's name ([`COPY_CALLS`]) opening the statement, and `p` not its first argument.
+fn copy_source_use(toks: &[crate::lexer::Token], i: usize) -> bool {
+    let start = (i.saturating_sub(32)..i)
+        .rev()
+        .find(|&q| matches!(toks[q].tok, Tok::Punct(";" | "{" | "}")))
+        .map_or(i.saturating_sub(32), |q| q + 1);
+    i > 0
+        && matches!(toks[i - 1].tok, Tok::Punct(","))
+        && matches!(&toks[start].tok, Tok::Ident(c) if COPY_CALLS.contains(&c.as_str()))
+}
+
+/// Whether a host function's body `toks[open..close]` uses its pointer parameter `p` only as
+/// a copy call's source (`cudaMemcpy(d, p, bytes, cudaMemcpyHostToDevice)`), or not at all:
+/// the call leaves the caller's array as it was, whether or not the parameter is declared
+/// `const` (HeCBench's `jaccard_weight(…, int* csr_ptr, …)` called twice on one array).
+pub(super) fn copy_source_param(
+    toks: &[crate::lexer::Token],
+    open: usize,
+    close: usize,
+    p: &str,
+) -> bool {
+    (open..close.min(toks.len()))
+        .filter(|&i| matches!(&toks[i].tok, Tok::Ident(n) if n == p))
+        .all(|i| copy_source_use(toks, i))
 }
 
 /// Most declarations of one callee [`Parser::const_param_arg`] reads.

@@ -186,6 +186,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipLaunchKernelEx",
     "cudaMemset",
     "hipMemset",
+    "aclrtMemset",
+    "aclrtMemsetAsync",
     "cudaMemsetAsync",
     "hipMemsetAsync",
     "cudaMallocPitch",

@@ -18,6 +18,7 @@ mod kernel_amdgcn_fp8;
 mod kernel_amdgcn_ids;
 mod kernel_amdgcn_lanes;
 mod kernel_arrays;
+mod kernel_asc6;
 mod kernel_ascend_big_tile;
 mod kernel_ascend_forms;
 mod kernel_ascend_lane_atomics;
