@@ -1122,15 +1122,12 @@ impl Parser<'_> {
         self.host_call_depth += 1;
         let before = self.launches.len();
         // An `if` of the body that another reading could not decide (the definition's, with
-        // its parameters unknown) is decided again with this call's arguments; what this
-        // reading leaves undecided holds for its own launches only.
-        let undecided = self.undecided.clone();
-        self.undecided.retain(|&(a, _)| a < f.open || a > f.close);
+        // its parameters unknown) is decided again with this call's arguments: what a reading
+        // leaves undecided holds for its own launches only (`HostState::reading`).
         let mut i = f.open + 1;
         while i < f.close {
             i = self.host_statement(&mut inner, i, f.close).max(i + 1);
         }
-        self.undecided = undecided;
         let returned = self.returned_value(&inner, f.open, f.close);
         // Kernels the body left in its parameters, named while its template arguments are
         // bound ([`super::host_kernel_ptr`]).
