@@ -39,8 +39,8 @@ impl Parser<'_> {
         // Nested statements that own a `break` (loops and `switch`) or a `continue` (loops).
         let mut loops: Vec<(usize, usize)> = Vec::new();
         let mut switches: Vec<(usize, usize)> = Vec::new();
-        for j in b0..b1 {
-            let Tok::Ident(w) = &toks[j].tok else {
+        for (j, t) in toks.iter().enumerate().take(b1).skip(b0) {
+            let Tok::Ident(w) = &t.tok else {
                 continue;
             };
             match w.as_str() {
@@ -60,8 +60,8 @@ impl Parser<'_> {
         }
         let inside = |rs: &[(usize, usize)], p: usize| rs.iter().any(|&(a, e)| a < p && p < e);
         let mut at = Vec::new();
-        for j in b0..b1 {
-            let exit = match &toks[j].tok {
+        for (j, t) in toks.iter().enumerate().take(b1).skip(b0) {
+            let exit = match &t.tok {
                 Tok::Ident(w) if w == "break" => Exit::Break,
                 Tok::Ident(w) if w == "continue" => Exit::Continue,
                 _ => continue,

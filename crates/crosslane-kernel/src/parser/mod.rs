@@ -140,6 +140,7 @@ mod host_launch_api;
 mod host_launch_ex;
 mod host_loop_exit;
 mod host_loop_launch;
+mod host_main_reach;
 mod host_math;
 mod host_mem;
 mod host_nested;

@@ -54,8 +54,9 @@ int main() {
     no_errors(&t);
     assert_eq!(t.launch.entry, "route<1>");
     let y = floats(&t, "y");
-    for i in 0..32 {
-        assert_eq!(y[i], Some(2.0 * i as f64 + 8.0), "y[{i}]");
+    assert_eq!(y.len(), 32);
+    for (i, c) in y.iter().enumerate() {
+        assert_eq!(*c, Some(2.0 * i as f64 + 8.0), "y[{i}]");
     }
 }
 
@@ -130,8 +131,9 @@ int main() {
     let t = run_default(src);
     no_errors(&t);
     let o = floats(&t, "o");
-    for i in 0..32 {
-        assert_eq!(o[i], Some(i as f64), "o[{i}]");
+    assert_eq!(o.len(), 32);
+    for (i, c) in o.iter().enumerate() {
+        assert_eq!(*c, Some(i as f64), "o[{i}]");
     }
 }
 
@@ -156,8 +158,9 @@ int main() {
     let t = run_default(src);
     no_errors(&t);
     let o = floats(&t, "o");
-    for i in 0..32 {
-        assert_eq!(o[i], Some(i as f64), "o[{i}]");
+    assert_eq!(o.len(), 32);
+    for (i, c) in o.iter().enumerate() {
+        assert_eq!(*c, Some(i as f64), "o[{i}]");
     }
 }
 
@@ -195,8 +198,9 @@ int main() {
     no_errors(&t);
     assert_eq!(t.launch.entry, "pick<32,int64_t>");
     let idx = ints(&t, "idx");
-    for i in 0..32 {
-        assert_eq!(idx[i], Some(2 * i as i128 + 8), "idx[{i}]");
+    assert_eq!(idx.len(), 32);
+    for (i, c) in idx.iter().enumerate() {
+        assert_eq!(*c, Some(2 * i as i128 + 8), "idx[{i}]");
     }
 }
 
@@ -226,8 +230,9 @@ int main() {
     let t = run_default(src);
     no_errors(&t);
     let y = floats(&t, "y");
-    for i in 0..32 {
-        assert_eq!(y[i], Some(2.0 * i as f64 - 2.0), "y[{i}]");
+    assert_eq!(y.len(), 32);
+    for (i, c) in y.iter().enumerate() {
+        assert_eq!(*c, Some(2.0 * i as f64 - 2.0), "y[{i}]");
     }
 }
 
@@ -267,8 +272,9 @@ int main() {
     let t = run_default(src);
     no_errors(&t);
     let y = floats(&t, "y");
-    for i in 0..32 {
-        assert_eq!(y[i], Some(168.0), "y[{i}]");
+    assert_eq!(y.len(), 32);
+    for (i, c) in y.iter().enumerate() {
+        assert_eq!(*c, Some(168.0), "y[{i}]");
     }
 }
 
@@ -307,8 +313,9 @@ int main() {
     let t = run_default(src);
     no_errors(&t);
     let y = floats(&t, "y");
-    for i in 0..32 {
-        assert_eq!(y[i], Some(0.75 * i as f64), "y[{i}]");
+    assert_eq!(y.len(), 32);
+    for (i, c) in y.iter().enumerate() {
+        assert_eq!(*c, Some(0.75 * i as f64), "y[{i}]");
     }
 }
 
@@ -348,8 +355,9 @@ int main() {
     no_errors(&t);
     assert_eq!(t.launch.entry, "vec4");
     let y = floats(&t, "y");
-    for i in 0..32 {
-        assert_eq!(y[i], Some(4.0 * i as f64), "y[{i}]");
+    assert_eq!(y.len(), 32);
+    for (i, c) in y.iter().enumerate() {
+        assert_eq!(*c, Some(4.0 * i as f64), "y[{i}]");
     }
 }
 
@@ -391,8 +399,9 @@ int main() {
     );
     no_errors(&t);
     let y = floats(&t, "y");
-    for i in 0..32 {
-        assert_eq!(y[i], Some(3.0 * (i as f64 + 1.0)), "y[{i}]");
+    assert_eq!(y.len(), 32);
+    for (i, c) in y.iter().enumerate() {
+        assert_eq!(*c, Some(3.0 * (i as f64 + 1.0)), "y[{i}]");
     }
 }
 
@@ -422,7 +431,8 @@ int main() {
     let t = run_default(src);
     no_errors(&t);
     let dst = floats(&t, "dst");
-    for i in 0..32 {
-        assert_eq!(dst[i], Some(2.0 * i as f64), "dst[{i}]");
+    assert_eq!(dst.len(), 32);
+    for (i, c) in dst.iter().enumerate() {
+        assert_eq!(*c, Some(2.0 * i as f64), "dst[{i}]");
     }
 }
