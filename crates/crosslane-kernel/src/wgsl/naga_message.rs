@@ -6,7 +6,7 @@
 //!
 //! naga 30 builds a validation error from the inside out and lists its spans outermost first
 //! for a helper function (`map_err_inner` puts the function's span before the expression's),
-//! so the first span of "Function 'get_offset' is invalid: Expression [2] is invalid: Shift
+//! so the first span of "Function 'get_offset' is invalid: Expression \[2\] is invalid: Shift
 //! amount exceeds the bit width" is the whole function; Tint reports such an error at the
 //! expression (WGSL spec, § 8.6 Bit Expressions: a const shift count at or past the bit width
 //! is a shader-creation error, reported where the shift is written).
