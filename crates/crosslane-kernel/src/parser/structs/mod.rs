@@ -814,11 +814,6 @@ mod tests {
                 "only arrays of scalars, vectors or structs",
             ),
             (
-                "struct S {\n  __device__ S& operator=(const S& o) { return *this; }\n};",
-                2,
-                "`operator=` is not supported",
-            ),
-            (
                 "__global__ void k(int* o) {\n  auto f = [](auto... x) { return 0; };\n}",
                 2,
                 "a generic lambda's parameter pack",
